@@ -1,0 +1,17 @@
+"""The registry: a game's name to the game."""
+from __future__ import annotations
+
+from arena.errors import UnknownGameError
+from arena.game import Game
+from arena.games.block import Block
+
+GAMES: dict[str, Game] = {game.name: game for game in (Block(),)}
+
+
+def get_game(name: str) -> Game:
+    """The game registered under ``name``; an unknown name is a clear error."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(GAMES))
+        raise UnknownGameError(f"unknown game {name!r}; known games: {known}") from None

@@ -1,0 +1,44 @@
+"""Rule options of Block dominoes (block.md §2, DECISIONS.md B-1, B-3, B-5, B-8)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from arena.errors import OptionError
+from arena.options import check_all_choices
+
+
+@dataclass(frozen=True)
+class BlockOptions:
+    """The options of one Block match. ``None`` for a default that depends on the player count."""
+
+    num_players: int = field(default=2, metadata={
+        "doc": "Number of players, 2 to 4, each scoring for themselves (block.md §2).",
+        "choices": (2, 3, 4)})
+    hand_size: int | None = field(default=None, metadata={
+        "doc": "Tiles dealt to each player; default 7 for 2 players, else 5 (block.md §2)."})
+    target: int | None = field(default=None, metadata={
+        "doc": "Score that ends the match; default 100 for 2 players, else 61 (block.md §2, §8)."})
+    first_leader: str = field(default="lottery", metadata={
+        "doc": "Who leads deal 1: a fair lottery, or the holder of the highest double, who must "
+               "open with it (block.md §2, DECISIONS.md B-1, B-3).",
+        "choices": ("lottery", "highest_double")})
+    single_deal: bool = field(default=False, metadata={
+        "doc": "Play one deal only: the player who dominoes, or the sole lowest of a blocked deal, "
+               "wins (DECISIONS.md B-8)."})
+    auto_pass: bool = field(default=True, metadata={
+        "doc": "The engine makes forced passes itself; when false, a player who cannot play is "
+               "asked and must answer 'pass' (block.md §2, DECISIONS.md B-5)."})
+
+    def __post_init__(self) -> None:
+        check_all_choices(self)
+        n = self.num_players
+        if self.hand_size is None:
+            object.__setattr__(self, "hand_size", 7 if n == 2 else 5)
+        if self.target is None:
+            object.__setattr__(self, "target", 100 if n == 2 else 61)
+        if not 1 <= self.hand_size * n <= 28 or self.hand_size < 1:
+            raise OptionError(
+                f"option 'hand_size': {self.hand_size} tiles for {n} players does not fit in the "
+                f"28 tiles; allowed values: 1 to {28 // n}")
+        if self.target < 1:
+            raise OptionError(f"option 'target': {self.target} is not allowed; allowed values: 1 or more")

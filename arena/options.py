@@ -1,0 +1,121 @@
+"""Rule options: one frozen dataclass per game, read from text or values, checked with clear errors.
+
+Each field of a game's options dataclass carries ``metadata={"doc": ..., "choices": ...}``; the
+dataclass's ``__post_init__`` checks combinations. This module turns ``key=value`` text (the CLI,
+TOML files) into typed values and describes the options for ``arena games``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from arena.errors import OptionError
+
+
+def option_fields(options_cls: type) -> list[dataclasses.Field]:
+    """The fields of an options dataclass that a user may set."""
+    return [f for f in dataclasses.fields(options_cls) if f.init]
+
+
+def field_doc(f: dataclasses.Field) -> str:
+    return f.metadata.get("doc", "")
+
+
+def field_choices(f: dataclasses.Field) -> tuple[Any, ...] | None:
+    return f.metadata.get("choices")
+
+
+def _field_type(options_cls: type, f: dataclasses.Field) -> Any:
+    hints = typing.get_type_hints(options_cls)
+    return hints[f.name]
+
+
+def _base_types(tp: Any) -> tuple[type, ...]:
+    """The concrete types allowed by a hint such as ``int | None`` or ``bool``."""
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        return tuple(a for a in args if a is not type(None))
+    return (tp,)
+
+
+def _allows_none(tp: Any) -> bool:
+    return type(None) in typing.get_args(tp)
+
+
+def _coerce(name: str, raw: Any, tp: Any) -> Any:
+    """Turn one raw value (text from the CLI or a TOML value) into the field's type."""
+    if raw is None or (isinstance(raw, str) and raw.lower() in ("none", "default", "")):
+        if _allows_none(tp):
+            return None
+        raise OptionError(f"option {name!r} needs a value")
+    for base in _base_types(tp):
+        if base is bool:
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.lower() in ("true", "yes", "on", "1"):
+                return True
+            if isinstance(raw, str) and raw.lower() in ("false", "no", "off", "0"):
+                return False
+        elif base is int:
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str):
+                try:
+                    return int(raw)
+                except ValueError:
+                    pass
+        elif base is str:
+            if isinstance(raw, str):
+                return raw
+    wanted = " or ".join(b.__name__ for b in _base_types(tp))
+    raise OptionError(f"option {name!r}: {raw!r} is not a valid {wanted}")
+
+
+def build_options(options_cls: type, values: Mapping[str, Any]) -> Any:
+    """Make an options object from a mapping of names to values (text or typed).
+
+    Unknown names and bad values raise :class:`OptionError` naming the option and what is allowed.
+    """
+    fields = {f.name: f for f in option_fields(options_cls)}
+    kwargs: dict[str, Any] = {}
+    for name, raw in values.items():
+        if name not in fields:
+            known = ", ".join(sorted(fields))
+            raise OptionError(f"unknown option {name!r}; this game's options are: {known}")
+        f = fields[name]
+        value = _coerce(name, raw, _field_type(options_cls, f))
+        check_choice(f, value)
+        kwargs[name] = value
+    return options_cls(**kwargs)
+
+
+def check_choice(f: dataclasses.Field, value: Any) -> None:
+    """Raise if a value is outside a field's declared choices."""
+    choices = field_choices(f)
+    if choices is not None and value is not None and value not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        raise OptionError(f"option {f.name!r}: {value!r} is not allowed; allowed values: {allowed}")
+
+
+def check_all_choices(options: Any) -> None:
+    """Check every field of an options object against its choices (for ``__post_init__``)."""
+    for f in option_fields(type(options)):
+        check_choice(f, getattr(options, f.name))
+
+
+def options_to_dict(options: Any) -> dict[str, Any]:
+    """The options as plain values, for the wire, the match record and the store."""
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
+
+def parse_assignments(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """Parse ``["target=61", "first_leader=lottery"]`` into a mapping; complain about bad forms."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {item!r} is not of the form key=value")
+        out[key.strip()] = value.strip()
+    return out
