@@ -1,0 +1,207 @@
+"""Talking to one bot process: frames out on stdin, frames in on stdout, stderr kept as a tail.
+
+Every wait has a deadline, and every failure is one of three exceptions that the referee turns
+into a seat status: :class:`BotTimeout`, :class:`BotExited`, :class:`BotProtocolError`.
+stderr is drained whenever we wait, so a chatty bot never blocks on a full pipe.
+"""
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import time
+from typing import Any
+
+from protocol.wire import MAX_BOT_MESSAGE, FrameError, FrameReader, encode
+
+STDERR_TAIL = 16 * 1024  # bytes of a bot's stderr kept per match (SPEC.md §6)
+_CHUNK = 65536
+
+
+class BotFailure(Exception):
+    """A bot did something that ends its match."""
+
+
+class BotTimeout(BotFailure):
+    pass
+
+
+class BotExited(BotFailure):
+    pass
+
+
+class BotProtocolError(BotFailure):
+    pass
+
+
+def describe_exit(returncode: int | None) -> str:
+    if returncode is None:
+        return "closed its output"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"was killed by {name}"
+    return f"exited with code {returncode}"
+
+
+class Connection:
+    """The pipes of one bot process, with deadlines on every exchange."""
+
+    def __init__(self, proc: Any, stderr_tail: int = STDERR_TAIL) -> None:
+        self.proc = proc
+        self._in = proc.stdin.fileno()
+        self._out = proc.stdout.fileno()
+        self._err = proc.stderr.fileno()
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
+        self._reader = FrameReader(MAX_BOT_MESSAGE)
+        self._stderr = bytearray()
+        self._stderr_dropped = 0
+        self._stderr_limit = stderr_tail
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self._out, selectors.EVENT_READ)
+        self._sel.register(self._err, selectors.EVENT_READ)
+        self._out_open = True
+        self._err_open = True
+        self._pending = b""
+
+    # ----- stderr ---------------------------------------------------------------------------
+    def _take_stderr(self, data: bytes) -> None:
+        self._stderr += data
+        extra = len(self._stderr) - self._stderr_limit
+        if extra > 0:
+            del self._stderr[:extra]
+            self._stderr_dropped += extra
+
+    def stderr_tail(self) -> str:
+        """The last bytes the bot wrote to stderr, as text."""
+        self.drain_stderr()
+        text = self._stderr.decode("utf-8", errors="replace")
+        if self._stderr_dropped:
+            text = f"[... {self._stderr_dropped} earlier bytes dropped ...]\n" + text
+        return text
+
+    def drain_stderr(self) -> None:
+        """Read whatever stderr holds right now, without waiting."""
+        while self._err_open:
+            try:
+                data = os.read(self._err, _CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._close_fd(self._err)
+                return
+            self._take_stderr(data)
+
+    def _close_fd(self, fd: int) -> None:
+        if fd == self._err and self._err_open:
+            self._err_open = False
+            self._sel.unregister(fd)
+        elif fd == self._out and self._out_open:
+            self._out_open = False
+            self._sel.unregister(fd)
+
+    # ----- exchanges ------------------------------------------------------------------------
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; it is written during the next :meth:`exchange` (or :meth:`flush`)."""
+        self._pending += encode(message)
+
+    def _write_some(self) -> None:
+        try:
+            n = os.write(self._in, self._pending)
+        except BlockingIOError:
+            return
+        except (BrokenPipeError, OSError):
+            self._pending = b""
+            raise BotExited("closed its input") from None
+        self._pending = self._pending[n:]
+
+    def exchange(self, message: dict[str, Any] | None, deadline: float) -> dict[str, Any]:
+        """Send ``message`` (if any) and wait for the bot's next message until ``deadline``."""
+        if message is not None:
+            self.send(message)
+        frame = self._next_frame()
+        if frame is not None:
+            return frame
+        if self._pending:
+            self._write_some()
+        writing = False
+        while True:
+            if self._pending and not writing:
+                self._sel.register(self._in, selectors.EVENT_WRITE)
+                writing = True
+            elif not self._pending and writing:
+                self._sel.unregister(self._in)
+                writing = False
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                if writing:
+                    self._sel.unregister(self._in)
+                raise BotTimeout("did not read its input in time" if self._pending
+                                 else "did not answer in time")
+            if not self._out_open:
+                if writing:
+                    self._sel.unregister(self._in)
+                raise BotExited(self._exit_reason())
+            for key, _ in self._sel.select(timeout):
+                fd = key.fd
+                if fd == self._in:
+                    try:
+                        self._write_some()
+                    except BotExited:
+                        self._sel.unregister(self._in)
+                        raise BotExited(self._exit_reason()) from None
+                    continue
+                try:
+                    data = os.read(fd, _CHUNK)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                if fd == self._err:
+                    if data:
+                        self._take_stderr(data)
+                    else:
+                        self._close_fd(fd)
+                    continue
+                if not data:
+                    self._close_fd(fd)
+                    continue
+                self._reader.feed(data)
+                frame = self._next_frame()
+                if frame is not None:
+                    if writing:
+                        self._sel.unregister(self._in)
+                    return frame
+
+    def _next_frame(self) -> dict[str, Any] | None:
+        try:
+            return self._reader.next_frame()
+        except FrameError as exc:
+            raise BotProtocolError(str(exc)) from None
+
+    def _exit_reason(self) -> str:
+        """Why the bot's output closed: its exit code if it ends within a moment."""
+        try:
+            code = self.proc.wait(timeout=0.5)
+        except Exception:
+            code = None
+        return describe_exit(code)
+
+    def flush(self, deadline: float) -> None:
+        """Write what is queued, giving up silently at ``deadline`` (used for goodbyes)."""
+        while self._pending and time.monotonic() < deadline:
+            try:
+                self._write_some()
+            except BotExited:
+                return
+            if self._pending:
+                time.sleep(0.001)
+
+    def close(self) -> None:
+        self.drain_stderr()
+        self._sel.close()

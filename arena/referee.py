@@ -1,0 +1,265 @@
+"""The referee: plays one match between bot processes and always returns a result.
+
+A bot that times out, crashes, breaks the protocol or answers an illegal action loses the match
+with a status and a reason (``arena.record``); it is never an exception here. The match ends
+cleanly: every bot's process group is killed before ``play_match`` returns.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from arena import sandbox
+from arena.bots import BotSpec
+from arena.connection import BotExited, BotFailure, BotProtocolError, BotTimeout, Connection
+from arena.errors import ArenaError
+from arena.game import Game, Result
+from arena.games import get_game
+from arena.options import options_to_dict
+from arena.record import (
+    CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
+)
+from protocol.wire import PROTOCOL_VERSION
+
+GOODBYE_GRACE = 0.2  # seconds a bot has to exit by itself after the end message
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Per-move allowance plus a per-match bank (SPEC.md §5).
+
+    A move may take ``move_ms`` for free; time beyond it is drawn from the seat's bank, and a move
+    that would overdraw the bank is a timeout. ``startup_ms`` bounds the start and the handshake.
+    """
+
+    move_ms: int = 1000
+    bank_ms: int = 10000
+    startup_ms: int = 10000
+
+    def __post_init__(self) -> None:
+        for name in ("move_ms", "bank_ms", "startup_ms"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0 or (name != "bank_ms" and value == 0):
+                raise ArenaError(f"time control {name}={value!r}: must be a positive number of milliseconds")
+
+    @staticmethod
+    def parse(text: str) -> "TimeControl":
+        """``"1+10"`` (seconds per move + bank) or ``"move=0.5,bank=5,startup=3"`` (seconds)."""
+        try:
+            if "=" in text:
+                values = {}
+                for part in text.split(","):
+                    key, _, value = part.partition("=")
+                    key = key.strip()
+                    if key not in ("move", "bank", "startup"):
+                        raise ArenaError(f"time control {text!r}: unknown key {key!r} "
+                                         "(known: move, bank, startup)")
+                    values[f"{key}_ms"] = round(float(value) * 1000)
+                return TimeControl(**values)
+            move, sep, bank = text.partition("+")
+            if not sep:
+                return TimeControl(move_ms=round(float(move) * 1000), bank_ms=0)
+            return TimeControl(move_ms=round(float(move) * 1000), bank_ms=round(float(bank) * 1000))
+        except ValueError:
+            raise ArenaError(f"time control {text!r}: expected MOVE+BANK in seconds, e.g. '1+10', "
+                             "or move=S,bank=S,startup=S") from None
+
+
+class _Seat:
+    """A bot in its seat during one match."""
+
+    def __init__(self, bot: BotSpec, bank_ms: int) -> None:
+        self.bot = bot
+        self.process: sandbox.BotProcess | None = None
+        self.conn: Connection | None = None
+        self.status = SeatStatus()
+        self.bank_ms = float(bank_ms)
+
+    def fail(self, status: str, reason: str) -> None:
+        if self.status.status == OK:
+            self.status.status = status
+            self.status.reason = reason
+
+
+def play_match(
+    game: Game | str,
+    bots: Sequence[BotSpec],
+    *,
+    options: Any = None,
+    seed: int = 0,
+    time_control: TimeControl = TimeControl(),
+    limits: sandbox.Limits | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+) -> MatchRecord:
+    """Play one match; ``options`` is the game's options object or a mapping of user values."""
+    game = get_game(game) if isinstance(game, str) else game
+    if not game.min_players <= len(bots) <= game.max_players:
+        raise ArenaError(f"{game.name} is played by {game.min_players} to {game.max_players} "
+                         f"players; got {len(bots)} bots")
+    if not isinstance(options, game.Options):
+        options = game.make_options(len(bots), options)
+    if options.num_players != len(bots):
+        raise ArenaError(f"the options are for {options.num_players} players; got {len(bots)} bots")
+    limits = limits or sandbox.Limits()
+    record = MatchRecord(
+        game=game.name, options=options_to_dict(options), seed=seed,
+        seats=[{"name": b.name, "path": str(b.path)} for b in bots],
+        time_control=asdict(time_control),
+    )
+    seats = [_Seat(b, time_control.bank_ms) for b in bots]
+    state = game.new_match(options, seed)
+    emitted = 0
+    started = time.monotonic()
+
+    def emit() -> None:
+        nonlocal emitted
+        if on_event is not None:
+            for event in state.events[emitted:]:
+                on_event(event)
+        emitted = len(state.events)
+
+    try:
+        _start(seats, limits, record)
+        _handshake(seats, game.name, record.options, time_control)
+        emit()
+        while not state.is_terminal() and all(s.status.status == OK for s in seats):
+            seat_no = state.current_player()
+            seat = seats[seat_no]
+            legal = state.legal_actions()
+            action, used_ms = _ask(seat, seat_no, len(record.decisions), state.observation(seat_no),
+                                   legal, time_control)
+            if action is None:
+                break
+            record.decisions.append({"seat": seat_no, "legal": legal, "action": action,
+                                     "ms": round(used_ms, 3)})
+            state.apply(action)
+            emit()
+    finally:
+        _finish(seats, state, record)
+    record.events = state.events
+    record.duration_ms = round((time.monotonic() - started) * 1000, 3)
+    _rank(record, state, seats)
+    return record
+
+
+def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord) -> None:
+    for seat in seats:
+        try:
+            seat.process = sandbox.start(seat.bot, limits)
+        except OSError as exc:
+            seat.fail(CRASH, f"could not be started: {exc}")
+            continue
+        record.sandbox = seat.process.level
+        seat.conn = Connection(seat.process.proc)
+
+
+def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeControl) -> None:
+    """SPEC.md §4: hello to every bot at once, then each must answer ready in time."""
+    deadline = time.monotonic() + tc.startup_ms / 1000
+    for seat_no, seat in enumerate(seats):
+        if seat.conn is None:
+            continue
+        seat.conn.send({
+            "type": "hello", "protocol": PROTOCOL_VERSION, "game": game, "options": options,
+            "seat": seat_no, "num_players": len(seats),
+            "players": [s.bot.name for s in seats], "time_control": asdict(tc),
+        })
+    for seat in seats:
+        if seat.conn is None:
+            continue
+        try:
+            reply = seat.conn.exchange(None, deadline)
+        except BotTimeout as exc:
+            seat.fail(HANDSHAKE_FAILED, f"no ready message within {tc.startup_ms} ms of its start ({exc})")
+            continue
+        except BotExited as exc:
+            seat.fail(CRASH, f"{exc} during the handshake")
+            continue
+        except BotProtocolError as exc:
+            seat.fail(HANDSHAKE_FAILED, f"sent a malformed handshake: {exc}")
+            continue
+        if reply["type"] != "ready":
+            seat.fail(HANDSHAKE_FAILED, f"answered the hello with {reply['type']!r} instead of 'ready'")
+        elif reply.get("protocol") != PROTOCOL_VERSION:
+            seat.fail(HANDSHAKE_FAILED, f"speaks protocol version {reply.get('protocol')!r}; "
+                                        f"the referee speaks {PROTOCOL_VERSION}")
+
+
+def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], legal: list[str],
+         tc: TimeControl) -> tuple[str | None, float]:
+    """One decision: the bot's action and the time it took, or ``None`` if the bot failed."""
+    assert seat.conn is not None
+    message = {
+        "type": "act", "decision": decision, "observation": observation, "legal": legal,
+        "clock": {"move_ms": tc.move_ms, "bank_ms": int(seat.bank_ms)},
+    }
+    started = time.monotonic()
+    deadline = started + (tc.move_ms + seat.bank_ms) / 1000
+    try:
+        reply = seat.conn.exchange(message, deadline)
+    except BotTimeout as exc:
+        seat.fail(TIMEOUT, f"{exc}: decision {decision} exceeded its {tc.move_ms} ms "
+                           f"plus {int(seat.bank_ms)} ms left in its bank")
+        return None, 0.0
+    except BotExited as exc:
+        seat.fail(CRASH, f"{exc} while deciding (decision {decision})")
+        return None, 0.0
+    except BotProtocolError as exc:
+        seat.fail(PROTOCOL_ERROR, f"decision {decision}: {exc}")
+        return None, 0.0
+    used_ms = (time.monotonic() - started) * 1000
+    seat.status.time_ms += used_ms
+    seat.bank_ms -= max(0.0, used_ms - tc.move_ms)
+    if seat.bank_ms < 0:
+        seat.fail(TIMEOUT, f"decision {decision} took {used_ms:.0f} ms and overdrew its time bank")
+        return None, used_ms
+    action = reply.get("action")
+    if reply["type"] != "action" or not isinstance(action, str):
+        seat.fail(PROTOCOL_ERROR, f"decision {decision}: expected an 'action' message with a string "
+                                  f"action, got type {reply['type']!r} with action {action!r}")
+        return None, used_ms
+    if action not in legal:
+        shown = action if len(action) <= 40 else action[:40] + "..."
+        seat.fail(ILLEGAL_ACTION, f"decision {decision}: {shown!r} is not one of the legal "
+                                  f"actions {legal}")
+        return None, used_ms
+    return action, used_ms
+
+
+def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:
+    """Say goodbye, then kill every bot's process group; keep each stderr tail."""
+    result = {"scores": list(state.scores())}
+    for seat in seats:
+        if seat.conn is not None and seat.status.status == OK:
+            seat.conn.send({"type": "end", "result": result})
+            seat.conn.flush(time.monotonic() + GOODBYE_GRACE)
+    for seat in seats:
+        if seat.process is None:
+            continue
+        if seat.status.status == OK:
+            try:
+                seat.process.proc.wait(timeout=GOODBYE_GRACE)
+            except Exception:
+                pass
+        if seat.conn is not None:
+            seat.status.stderr_tail = seat.conn.stderr_tail()
+            seat.conn.close()
+        seat.process.kill()
+    record.statuses = [s.status for s in seats]
+
+
+def _rank(record: MatchRecord, state: Any, seats: list[_Seat]) -> None:
+    """Final scores and ranks: a failed bot ranks last; the others by score at that moment."""
+    scores = list(state.scores())
+    if state.is_terminal() and not record.failed:
+        result = state.result()
+        record.scores, record.ranks = list(result.scores), list(result.ranks)
+        return
+    ok = [i for i, s in enumerate(seats) if s.status.status == OK]
+    ok_ranks = Result.from_scores([scores[i] for i in ok]).ranks
+    ranks = [len(ok) + 1] * len(seats)
+    for i, r in zip(ok, ok_ranks):
+        ranks[i] = r
+    record.scores, record.ranks = scores, ranks

@@ -1,0 +1,74 @@
+"""The Python bot SDK: write ``choose(observation, legal) -> action`` and call ``run(choose)``.
+
+A complete bot (SPEC.md §8)::
+
+    import random
+    from protocol.sdk import run
+
+    run(lambda observation, legal: random.choice(legal))
+
+The SDK answers the handshake, turns every ``act`` request into a call of ``choose`` and sends
+the returned action, and exits when the referee says goodbye. Anything ``choose`` prints to stderr
+is the bot's log; stdout belongs to the protocol, so ``print`` is redirected to stderr.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+from protocol.wire import HEADER, MAX_REFEREE_MESSAGE, PROTOCOL_VERSION, decode_body, encode
+
+Choose = Callable[[dict[str, Any], list[str]], str]
+
+
+def _read_exact(stream: BinaryIO, n: int) -> bytes | None:
+    chunks = []
+    while n:
+        chunk = stream.read(n)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_message(stream: BinaryIO) -> dict[str, Any] | None:
+    """The next message from the referee, or ``None`` at the end of input."""
+    header = _read_exact(stream, 4)
+    if header is None:
+        return None
+    (length,) = HEADER.unpack(header)
+    if length > MAX_REFEREE_MESSAGE:
+        raise SystemExit(f"referee message of {length} bytes is over the limit")
+    body = _read_exact(stream, length)
+    if body is None:
+        return None
+    return decode_body(body)
+
+
+def write_message(stream: BinaryIO, message: dict[str, Any]) -> None:
+    stream.write(encode(message))
+    stream.flush()
+
+
+def run(choose: Choose, name: str | None = None,
+        stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    """Play every request of one match with ``choose``; return when the match ends."""
+    inp = stdin or sys.stdin.buffer
+    out = stdout or sys.stdout.buffer
+    if stdout is None:
+        sys.stdout = sys.stderr  # keep stray prints off the protocol channel
+    while True:
+        message = read_message(inp)
+        if message is None or message["type"] == "end":
+            return
+        if message["type"] == "hello":
+            reply: dict[str, Any] = {"type": "ready", "protocol": PROTOCOL_VERSION}
+            if name:
+                reply["name"] = name
+            write_message(out, reply)
+        elif message["type"] == "act":
+            action = choose(message["observation"], message["legal"])
+            write_message(out, {"type": "action", "action": action})
+        # unknown message types are ignored (SPEC.md §3)

@@ -1,0 +1,72 @@
+"""Framing and encoding of protocol messages (SPEC.md §2).
+
+A frame is a 4-byte big-endian unsigned length followed by that many bytes of one MessagePack
+map. The length prefix lets any language read a whole frame with a single ``unpack`` and lets the
+reader refuse an oversized message before buffering it.
+"""
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+
+PROTOCOL_VERSION = 1
+HEADER = struct.Struct(">I")
+# The largest frame a bot may send (SPEC.md §6). Replies are tiny; anything bigger is an attack
+# or a bug, and is refused from its length prefix alone.
+MAX_BOT_MESSAGE = 64 * 1024
+# The largest frame the referee sends; observations carry the match history, which stays far below.
+MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
+
+
+class FrameError(Exception):
+    """Bytes that are not a valid frame: bad length, bad MessagePack, not a map with a type."""
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One frame: length prefix + MessagePack map."""
+    body = msgpack.packb(message, use_bin_type=True)
+    return HEADER.pack(len(body)) + body
+
+
+def decode_body(body: bytes) -> dict[str, Any]:
+    """The message in a frame body; raises :class:`FrameError` on anything but a map with a str type."""
+    try:
+        message = msgpack.unpackb(body, raw=False, strict_map_key=True)
+    except Exception as exc:  # msgpack raises several types for malformed input
+        raise FrameError(f"not valid MessagePack ({type(exc).__name__}: {exc})") from None
+    if not isinstance(message, dict):
+        raise FrameError(f"a message must be a map, got {type(message).__name__}")
+    if not isinstance(message.get("type"), str):
+        raise FrameError("a message must have a string field 'type'")
+    return message
+
+
+class FrameReader:
+    """Accumulates bytes and yields whole frames; refuses frames larger than ``limit``."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self._buf += data
+
+    def next_frame(self) -> dict[str, Any] | None:
+        """The next complete message, or ``None`` if more bytes are needed."""
+        buf = self._buf
+        if len(buf) < 4:
+            return None
+        (length,) = HEADER.unpack_from(buf)
+        if length > self.limit:
+            raise FrameError(f"message of {length} bytes announced; the limit is {self.limit} bytes")
+        if len(buf) < 4 + length:
+            return None
+        body = bytes(buf[4:4 + length])
+        del buf[:4 + length]
+        return decode_body(body)
+
+    @property
+    def pending(self) -> int:
+        return len(self._buf)
