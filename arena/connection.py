@@ -34,9 +34,7 @@ class BotProtocolError(BotFailure):
     pass
 
 
-def describe_exit(returncode: int | None) -> str:
-    if returncode is None:
-        return "closed its output"
+def describe_exit(returncode: int) -> str:
     if returncode < 0:
         try:
             name = signal.Signals(-returncode).name
@@ -115,9 +113,9 @@ class Connection:
             n = os.write(self._in, self._pending)
         except BlockingIOError:
             return
-        except (BrokenPipeError, OSError):
+        except OSError:  # a broken pipe: the bot is gone or closed its input
             self._pending = b""
-            raise BotExited("closed its input") from None
+            raise BotExited(self._exit_reason("closed its input")) from None
         self._pending = self._pending[n:]
 
     def exchange(self, message: dict[str, Any] | None, deadline: float) -> dict[str, Any]:
@@ -146,7 +144,7 @@ class Connection:
             if not self._out_open:
                 if writing:
                     self._sel.unregister(self._in)
-                raise BotExited(self._exit_reason())
+                raise BotExited(self._exit_reason("closed its output"))
             for key, _ in self._sel.select(timeout):
                 fd = key.fd
                 if fd == self._in:
@@ -154,7 +152,7 @@ class Connection:
                         self._write_some()
                     except BotExited:
                         self._sel.unregister(self._in)
-                        raise BotExited(self._exit_reason()) from None
+                        raise
                     continue
                 try:
                     data = os.read(fd, _CHUNK)
@@ -184,13 +182,12 @@ class Connection:
         except FrameError as exc:
             raise BotProtocolError(str(exc)) from None
 
-    def _exit_reason(self) -> str:
-        """Why the bot's output closed: its exit code if it ends within a moment."""
+    def _exit_reason(self, otherwise: str) -> str:
+        """Why a pipe closed: the bot's exit code if it ends within a moment, else ``otherwise``."""
         try:
-            code = self.proc.wait(timeout=0.5)
+            return describe_exit(self.proc.wait(timeout=0.5))
         except Exception:
-            code = None
-        return describe_exit(code)
+            return otherwise
 
     def flush(self, deadline: float) -> None:
         """Write what is queued, giving up silently at ``deadline`` (used for goodbyes)."""

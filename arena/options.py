@@ -73,13 +73,15 @@ def _coerce(name: str, raw: Any, tp: Any) -> Any:
     raise OptionError(f"option {name!r}: {raw!r} is not a valid {wanted}")
 
 
-def build_options(options_cls: type, values: Mapping[str, Any]) -> Any:
-    """Make an options object from a mapping of names to values (text or typed).
+def build_options(options_cls: type, values: Mapping[str, Any], fixed: Mapping[str, Any] = {}) -> Any:
+    """Make an options object from a mapping of names to user values (text or typed).
 
-    Unknown names and bad values raise :class:`OptionError` naming the option and what is allowed.
+    ``fixed`` holds values the user does not choose directly (the number of players comes from
+    the number of bots). Unknown names and bad values raise :class:`OptionError` naming the option
+    and what is allowed.
     """
-    fields = {f.name: f for f in option_fields(options_cls)}
-    kwargs: dict[str, Any] = {}
+    fields = {f.name: f for f in option_fields(options_cls) if f.name not in fixed}
+    kwargs: dict[str, Any] = dict(fixed)
     for name, raw in values.items():
         if name not in fields:
             known = ", ".join(sorted(fields))

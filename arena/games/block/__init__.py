@@ -18,9 +18,7 @@ class Block(Game):
     rules_doc = "docs/games/block.md"
 
     def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> BlockOptions:
-        values = dict(values or {})
-        values["num_players"] = num_players
-        return build_options(BlockOptions, values)
+        return build_options(BlockOptions, values or {}, fixed={"num_players": num_players})
 
     def new_match(self, options: BlockOptions, seed: int) -> BlockState:
         return BlockState(options, seed)

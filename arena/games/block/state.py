@@ -10,10 +10,12 @@ from arena.game import TERMINAL, Result, State
 from arena.games.block.options import BlockOptions
 from arena.games.block.scoring import deal_points
 from arena.games.block.tiles import (
-    ACTIONS, LEAD_TEXT, LEFT, PASS, PLAY_TEXT, TILE_TEXT, TILES, Tile, highest_opening_tile, pips,
+    ACTIONS, LEAD_TEXT, LEFT, PASS, PLAY_TEXT, TILE_TEXT, TILES, Tile, highest_opening_tile,
+    opening_rank, pips,
 )
 
 _PLAY_L, _PLAY_R = PLAY_TEXT
+_REDEAL_TRIES = 200  # random deals tried by redeal_hidden before it keeps the actual one
 
 
 class BlockState(State):
@@ -30,6 +32,7 @@ class BlockState(State):
         self.leader = 0
         self._finished_deals: list[dict[str, Any]] = []
         self._terminal = False
+        self._deal_winner: int | None = None
         if options.first_leader == "lottery":
             # block.md B-1: a fair lottery is one uniform seat, drawn before the first shuffle.
             self.leader = self._rng.randrange(self.num_players)
@@ -164,6 +167,7 @@ class BlockState(State):
         winner = domino_by
         if winner is None and remaining.count(min(remaining)) == 1:
             winner = remaining.index(min(remaining))
+        self._deal_winner = winner
         summary = {
             "type": "deal_end", "deal": self.deal_no, "end": "blocked" if domino_by is None else "domino",
             "winner": winner, "hands": [[TILE_TEXT[t] for t in h] for h in self.hands],
@@ -185,6 +189,12 @@ class BlockState(State):
     def result(self) -> Result:
         if not self._terminal:
             raise ValueError("the match is not over")
+        if self.options.single_deal:
+            # B-8: the deal's winner wins, even with 0 points (a domino against a lone [0|0]);
+            # a blocked deal with a tie for lowest is a draw.
+            w = self._deal_winner
+            return Result(tuple(self._scores),
+                          tuple(1 if w is None or s == w else 2 for s in range(self.num_players)))
         return Result.from_scores(self._scores)  # block.md §8: equal top scores are a draw
 
     # ----- what a seat may know ------------------------------------------------------------
@@ -225,18 +235,68 @@ class BlockState(State):
         return new
 
     def redeal_hidden(self, seat: int, rng: random.Random) -> "BlockState":
-        """Deal the others' hands and the set-aside tiles again, keeping every size."""
+        """Deal the others' hands and the set-aside tiles again, keeping every size.
+
+        The new deal agrees with all that ``seat`` knows: a seat that passed holds no tile of the
+        ends it passed on; with ``auto_pass`` the seat to move (it was not passed over) holds a
+        playable tile; under ``first_leader="highest_double"`` the leader of deal 1 holds (or
+        held) the best opening tile of all hands (B-3). Seats are dealt most constrained first.
+        Once the match is over every hand has been shown, so nothing is dealt again.
+        """
         new = self.clone()
+        if self._terminal:
+            return new
         others = [s for s in range(self.num_players) if s != seat]
-        pool = [t for s in others for t in new.hands[s]] + new.set_aside
-        rng.shuffle(pool)
-        for s in others:
-            k = len(new.hands[s])
-            new.hands[s], pool = sorted(pool[:k]), pool[k:]
-        new.set_aside = sorted(pool)
-        if not new._terminal:
-            new._legal = new._legal_for(new._to_move)
+        pool = [t for s in others for t in self.hands[s]] + self.set_aside
+        banned = self._banned_tiles()
+        others.sort(key=lambda s: -len(banned[s]))
+        for _ in range(_REDEAL_TRIES):
+            rng.shuffle(pool)
+            rest = pool
+            for s in others:
+                allowed = [t for t in rest if t not in banned[s]]
+                k = len(self.hands[s])
+                if len(allowed) < k:
+                    break
+                new.hands[s] = sorted(allowed[:k])
+                rest = [t for t in rest if t not in new.hands[s]]
+            else:
+                if new._agrees_with_turn(seat):
+                    new.set_aside = sorted(rest)
+                    break
+        else:  # constraints too tight for random tries: the actual deal satisfies them all
+            new.hands, new._opening = [list(h) for h in self.hands], self._opening
+        new._legal = new._legal_for(new._to_move)
         return new
+
+    def _banned_tiles(self) -> list[set[Tile]]:
+        """Per seat, the tiles it is publicly known not to hold in the current deal."""
+        banned: list[set[Tile]] = [set() for _ in range(self.num_players)]
+        ends: list[int] = []
+        for s, action in self.plays:  # replay the ends: a pass shows a void in both end values
+            if action == PASS:
+                banned[s].update(t for t in TILES if ends[0] in t or ends[1] in t)
+                continue
+            (a, b), side = ACTIONS[action]
+            if side is None:
+                ends = [a, b]
+                if self.deal_no == 1 and self.options.first_leader == "highest_double":
+                    # B-3: the opening tile outranked every tile in every hand
+                    above = {t for t in TILES if opening_rank(t) > opening_rank((a, b))}
+                    for seat_banned in banned:
+                        seat_banned.update(above)
+            else:
+                ends[side] = b if a == ends[side] else a
+        return banned
+
+    def _agrees_with_turn(self, seat: int) -> bool:
+        """After a redeal for ``seat``: whoever is to move could be, as ``seat`` saw it."""
+        if self._opening is not None:  # deal 1 under highest_double, before the opening play
+            leader, self._opening = highest_opening_tile(self.hands)
+            return leader == self.leader
+        if self.options.auto_pass and self._to_move != seat and self.ends is not None:
+            return bool(self._legal_for(self._to_move))
+        return True
 
     @classmethod
     def from_position(cls, options: BlockOptions, hands: list[list[Tile]], leader: int,

@@ -52,12 +52,15 @@ def parse_tile(text: str) -> Tile:
     return (min(x, y), max(x, y))
 
 
+def opening_rank(tile: Tile) -> tuple[bool, int, int]:
+    """block.md B-3: doubles first, then the pip total, then the higher single half."""
+    return (tile[0] == tile[1], pips(tile), tile[1])
+
+
 def highest_opening_tile(hands: list[list[Tile]]) -> tuple[int, Tile]:
     """block.md B-3: the highest double, else the heaviest tile (higher single half breaks ties).
 
     Returns (seat, tile) of the tile that must open deal 1 under ``first_leader="highest_double"``.
     """
-    def rank(tile: Tile) -> tuple[int, int, int]:
-        return (tile[0] == tile[1], pips(tile), tile[1])
-
-    return max(((seat, t) for seat, hand in enumerate(hands) for t in hand), key=lambda st: rank(st[1]))
+    return max(((seat, t) for seat, hand in enumerate(hands) for t in hand),
+               key=lambda st: opening_rank(st[1]))

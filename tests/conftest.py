@@ -1,0 +1,29 @@
+"""Shared fixtures: the repository's bundled bots and a check that no bot process outlives a test."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import psutil
+import pytest
+
+from arena.bots import load_bot
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "bots"
+
+
+@pytest.fixture(scope="session")
+def random_bot():
+    return load_bot(BOTS / "random")
+
+
+def surviving_children() -> list[psutil.Process]:
+    """Processes started (directly or not) by this test process that are still alive."""
+    alive = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE:
+                alive.append(child)
+        except psutil.NoSuchProcess:
+            pass
+    return alive

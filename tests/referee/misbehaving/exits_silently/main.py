@@ -1,0 +1,4 @@
+import sys
+from protocol.sdk import run
+
+run(lambda observation, legal: sys.exit(0))
