@@ -1,0 +1,113 @@
+"""Referee cost per decision against a raw MessagePack echo round-trip, measured in the same run.
+
+    python benchmarks/referee_overhead.py [--matches 20] [--rounds 3]
+
+Referee: whole Block matches of two random bots through the real protocol; the time from the end
+of the handshake to the end of the match, divided by the decisions. Echo: the very same request
+messages (rebuilt from those matches) packed and sent over pipes to a process that decodes each one and
+answers a small action message: the floor any referee pays for the transport. Target: the
+referee adds at most 25% to the echo round-trip.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arena.bots import load_bot  # noqa: E402
+from arena.games import get_game  # noqa: E402
+from arena.referee import TimeControl, play_match  # noqa: E402
+from protocol.wire import HEADER, encode  # noqa: E402
+
+ECHO = r"""
+import random, sys
+from protocol.sdk import read_message, write_message
+out = sys.stdout.buffer
+while True:
+    m = read_message(sys.stdin.buffer)
+    if m is None:
+        break
+    write_message(out, {"type": "action", "action": random.choice(m["legal"])})
+"""
+
+
+def referee_run(bots, seeds) -> tuple[float, int, list]:
+    """Seconds spent in decision loops, decisions, and the records."""
+    total, decisions, records = 0.0, 0, []
+    for seed in seeds:
+        marks: list[float] = []
+        record = play_match("block", bots, seed=seed, time_control=TimeControl(),
+                            on_event=lambda e: marks.append(time.perf_counter()))
+        assert not record.failed, record.statuses
+        total += marks[-1] - marks[0]
+        decisions += len(record.decisions)
+        records.append(record)
+    return total, decisions, records
+
+
+def requests_of(records) -> list[dict]:
+    """The act messages of those matches, rebuilt by replaying them through the engine."""
+    game = get_game("block")
+    frames = []
+    for record in records:
+        state = game.new_match(game.Options(**record.options), record.seed)
+        for i, d in enumerate(record.decisions):
+            seat = state.current_player()
+            frames.append({
+                "type": "act", "decision": i, "observation": state.observation(seat),
+                "legal": state.legal_actions(), "clock": {"move_ms": 1000, "bank_ms": 10000},
+            })
+            state.apply(d["action"])
+    return frames
+
+
+def echo_run(messages: list[dict]) -> float:
+    """Pack each message, send it, read and unpack the answer: a bare MessagePack round-trip."""
+    import msgpack
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, bufsize=0, env=env)
+    rd, wr = proc.stdout, proc.stdin
+    started = time.perf_counter()
+    for message in messages:
+        wr.write(encode(message))
+        (n,) = HEADER.unpack(rd.read(4))
+        body = rd.read(n)
+        while len(body) < n:
+            body += rd.read(n - len(body))
+        msgpack.unpackb(body)
+    elapsed = time.perf_counter() - started
+    wr.close()
+    proc.wait()
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    bot = load_bot(ROOT / "bots" / "random")
+    ref_us, echo_us = [], []
+    for r in range(args.rounds):
+        seeds = range(r * args.matches, (r + 1) * args.matches)
+        seconds, decisions, records = referee_run([bot, bot], seeds)
+        frames = requests_of(records)
+        assert len(frames) == decisions
+        ref_us.append(seconds / decisions * 1e6)
+        echo_us.append(echo_run(frames) / decisions * 1e6)
+        print(f"round {r + 1}: {decisions} decisions; referee {ref_us[-1]:.1f} µs, "
+              f"echo {echo_us[-1]:.1f} µs per decision")
+    ref, echo = statistics.median(ref_us), statistics.median(echo_us)
+    print(f"\nreferee {ref:.1f} µs/decision, raw echo {echo:.1f} µs/decision, "
+          f"ratio {ref / echo:.2f} (target <= 1.25)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Debian packages arena's sandbox and browser tests use; installs only what is missing.
+#   bubblewrap      bots run in namespaces (docs/sandbox.md)
+#   python3-msgpack a Python with msgpack that a sandboxed, unprivileged bot can run
+#   chromium(-driver) the real browser of the report tests
+set -e
+missing=""
+command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
+/usr/bin/python3 -c "import msgpack" >/dev/null 2>&1 || missing="$missing python3-msgpack"
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+    echo "arena: please install these Debian packages (as root):$missing" >&2
+    echo "arena: continuing without them; some containment and the browser tests will be missing" >&2
+    exit 0
+fi
+echo "arena: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq $missing >/dev/null
