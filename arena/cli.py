@@ -75,6 +75,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
                          f"got {len(bot_paths)}")
     bots = [load_bot(p) for p in bot_paths]
     options = game.make_options(len(bots), parse_assignments(option_items))
+    tc = _time_control(time_control)
     names = _seat_names(bots)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
@@ -84,7 +85,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
             click.echo(line)
 
     record = play_match(game, bots, options=options, seed=seed,
-                        time_control=_time_control(time_control), on_event=show)
+                        time_control=tc, on_event=show)
     _print_result(record, names)
     if replay_path:
         Path(replay_path).write_text(record.to_json(indent=1), encoding="utf-8")

@@ -1,0 +1,101 @@
+"""The arena command through click's CliRunner: games, play, check, and bad input."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import cli
+from arena.record import MatchRecord
+from tests.conftest import BOTS, surviving_children
+
+MISBEHAVING = Path(__file__).resolve().parents[1] / "referee" / "misbehaving"
+RANDOM = str(BOTS / "random")
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_games_lists_players_and_options_with_defaults():
+    result = invoke("games")
+    assert result.exit_code == 0
+    assert "block: Block dominoes, 2-4 players" in result.output
+    assert "first_leader (default 'lottery'; one of 'lottery', 'highest_double')" in result.output
+    for option in ("hand_size", "target", "single_deal", "auto_pass"):
+        assert f"  {option} (default" in result.output
+
+
+def test_play_prints_deals_plays_passes_scores_and_writes_the_record(tmp_path):
+    replay = tmp_path / "match.json"
+    result = invoke("play", "block", RANDOM, RANDOM, "--seed", "2", "--replay", str(replay))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "deal 1: random#0 leads" in out
+    assert "random#1 plays" in out and "passes" in out
+    assert "scores [" in out and "result:" in out
+    record = MatchRecord.from_json(replay.read_text())
+    assert record.seed == 2 and record.game == "block"
+    winner = record.ranks.index(1)
+    assert f"rank 1  random#{winner}  score {record.scores[winner]}  [ok]" in out
+    assert surviving_children() == []
+
+
+def test_play_options_and_time_control_reach_the_match(tmp_path):
+    replay = tmp_path / "m.json"
+    result = invoke("play", "block", RANDOM, RANDOM, RANDOM, "-o", "target=20", "-o", "single_deal=true",
+                    "-t", "0.5+2", "-q", "--replay", str(replay))
+    assert result.exit_code == 0, result.output
+    data = json.loads(replay.read_text())
+    assert data["options"]["target"] == 20 and data["options"]["single_deal"] is True
+    assert data["options"]["num_players"] == 3
+    assert data["time_control"]["move_ms"] == 500 and data["time_control"]["bank_ms"] == 2000
+    assert sum(1 for e in data["events"] if e["type"] == "deal") == 1
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "chess", RANDOM, RANDOM], "unknown game 'chess'; known games: block"),
+    (["play", "block", RANDOM, RANDOM, "-o", "colour=red"], "unknown option 'colour'"),
+    (["play", "block", RANDOM, RANDOM, "-o", "first_leader=youngest"], "allowed values: 'lottery', 'highest_double'"),
+    (["play", "block", RANDOM, RANDOM, "-o", "target=many"], "option 'target': 'many' is not a valid int"),
+    (["play", "block", RANDOM, RANDOM, "-o", "target"], "'target' is not of the form key=value"),
+    (["play", "block", RANDOM, RANDOM, RANDOM, RANDOM, RANDOM], "block needs 2 to 4 bots; got 5"),
+    (["play", "block", RANDOM], "block needs 2 to 4 bots; got 1"),
+    (["play", "block", RANDOM, "no/such/bot"], "bot folder 'no/such/bot' does not exist"),
+    (["play", "block", RANDOM, str(BOTS)], "has no bot.toml manifest"),
+    (["play", "block", RANDOM, RANDOM, "-t", "fast"], "time control 'fast'"),
+    (["check", RANDOM, "--game", "go"], "unknown game 'go'"),
+])
+def test_bad_input_is_one_clear_line_and_exit_code_2(args, words):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output
+    assert "Traceback" not in result.output
+    assert result.output.strip().count("\n") == 0 or "Usage:" in result.output
+
+
+def test_command_that_does_not_exist(tmp_path):
+    (tmp_path / "bot.toml").write_text('command = "no-such-interpreter main.py"\n')
+    result = CliRunner().invoke(cli, ["play", "block", RANDOM, str(tmp_path)])
+    assert result.exit_code == 2
+    assert "command 'no-such-interpreter' was not found on PATH" in result.output
+
+
+def test_check_passes_a_good_bot():
+    result = invoke("check", RANDOM, "--game", "block", "--matches", "2")
+    assert result.exit_code == 0, result.output
+    assert "all checks passed" in result.output
+
+
+@pytest.mark.parametrize("fixture, words", [
+    ("illegal_action", "illegal action: decision "),
+    ("wrong_version", "handshake failed: speaks protocol version 2"),
+    ("crash_at_start", "RuntimeError: model file not found"),
+])
+def test_check_reports_problems_in_plain_words(fixture, words):
+    result = invoke("check", str(MISBEHAVING / fixture), "--game", "block", "--matches", "2", "-t", "0.5+0.5")
+    assert result.exit_code == 1, result.output
+    assert "problem(s) found" in result.output
+    assert words in result.output
