@@ -1,0 +1,127 @@
+"""The greedy Block bot: it plays only legal actions, runs as a bot folder, and beats random play
+by a wide margin.
+
+The strength test plays 200 two-player matches in-process through the engine (no processes),
+greedy against a seeded random choice, seats alternated.
+"""
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+from arena.bots import load_bot
+from arena.games import get_game
+from arena.record import OK
+from arena.referee import play_match
+
+BOTS = Path(__file__).resolve().parents[2] / "bots"
+BLOCK = get_game("block")
+MATCHES = 200
+MIN_WIN_RATE = 0.85  # measured 0.99 and above on these seeds; random play would win ~0.5
+
+
+def load_strategy():
+    spec = importlib.util.spec_from_file_location("greedy_strategy", BOTS / "greedy" / "strategy.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+choose = load_strategy().choose
+
+
+def play(options, seed: int, greedy_seats: set[int]):
+    state = BLOCK.new_match(options, seed)
+    rng = random.Random(f"random player {seed}")
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if seat in greedy_seats:
+            action = choose(state.observation(seat), list(legal))
+            assert action in legal
+        else:
+            action = rng.choice(legal)
+        state.apply(action)
+    return state.result()
+
+
+def test_greedy_beats_random_by_a_wide_margin():
+    options = BLOCK.make_options(2)
+    wins = 0
+    for seed in range(MATCHES):
+        seat = seed % 2
+        ranks = play(options, seed, {seat}).ranks
+        wins += ranks[seat] == 1 and ranks.count(1) == 1
+    rate = wins / MATCHES
+    print(f"greedy vs random, {MATCHES} two-player matches: win rate {rate:.3f}")
+    assert rate >= MIN_WIN_RATE
+
+
+@pytest.mark.parametrize("n, values", [
+    (2, {"auto_pass": False}), (3, {}), (4, {}), (4, {"first_leader": "highest_double"}),
+    (3, {"hand_size": 9, "auto_pass": False}),
+])
+def test_greedy_plays_only_legal_actions(n, values):
+    options = BLOCK.make_options(n, values)
+    for seed in range(10):
+        play(options, seed, set(range(n)) if seed % 2 else {seed % n})
+
+
+def test_greedy_is_deterministic():
+    state = BLOCK.new_match(BLOCK.make_options(3), 11)
+    obs, legal = state.observation(state.current_player()), state.legal_actions()
+    assert choose(obs, legal) == choose(obs, list(legal))
+
+
+def test_greedy_sheds_a_heavy_double_at_the_lead():
+    obs = {"seat": 0, "num_players": 2, "hand": ["0-1", "1-2", "2-3", "6-6", "0-4", "1-5", "3-4"],
+           "hand_sizes": [7, 7], "chain": [], "ends": None, "plays": []}
+    legal = obs["hand"]
+    assert choose(obs, legal) == "6-6"
+
+
+def test_greedy_steers_to_ends_the_opponent_has_shown_it_lacks():
+    """Where knowing the opponent's passes changes greedy's play, the new play leaves both open
+    ends on numbers the opponent lacks (so it must pass)."""
+    strategy = load_strategy()
+    options = BLOCK.make_options(2)
+    changed = 0
+    for seed in range(100):
+        state = BLOCK.new_match(options, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat, legal = state.current_player(), state.legal_actions()
+            obs = state.observation(seat)
+            lacks = strategy.voids(obs).get(1 - seat)
+            if lacks and len(legal) > 1:
+                blind = dict(obs, plays=[p for p in obs["plays"] if p[1] != "pass"])
+                action = strategy.choose(obs, legal)
+                if action != strategy.choose(blind, legal):
+                    changed += 1
+                    tile, side = strategy.parse_action(action)
+                    assert set(strategy.after(obs["ends"], tile, side)) <= lacks
+            state.apply(rng.choice(legal))
+    assert changed > 20
+
+
+def test_voids_are_read_from_the_passes():
+    strategy = load_strategy()
+    obs = {"plays": [[1, "2-4"], [0, "3-4:R"], [1, "pass"], [0, "2-2:L"], [1, "pass"]]}
+    assert strategy.voids(obs) == {1: {2, 3}}
+
+
+@pytest.mark.parametrize("folder", ["greedy", "random"])
+def test_bot_folders_load(folder):
+    bot = load_bot(BOTS / folder)
+    assert bot.name == folder
+    assert bot.command == ("python3", "main.py")
+
+
+def test_greedy_runs_as_a_process_through_the_referee():
+    greedy, rnd = load_bot(BOTS / "greedy"), load_bot(BOTS / "random")
+    record = play_match("block", [greedy, rnd], seed=3)
+    assert [s.status for s in record.statuses] == [OK, OK], record.statuses
+    assert len(record.decisions) > 5
