@@ -1,0 +1,25 @@
+"""HTML reports: a tournament's store rendered as a static site (docs/reports.md).
+
+``render_site(output_dir)`` reads the store in ``output_dir`` and writes the site beside it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["render_site"]
+
+
+def render_site(output_dir: Path | str, site_dir: Path | str | None = None) -> Path:
+    """Render the tournament stored in ``output_dir`` into ``site_dir`` (default: the same folder).
+
+    Returns the path of ``index.html``. Rendering the same store again gives the same files.
+    """
+    from reports.render import write_site
+    from reports.source import load
+
+    output_dir = Path(output_dir)
+    data, store = load(output_dir)
+    try:
+        return write_site(data, Path(site_dir) if site_dir is not None else output_dir)
+    finally:
+        store.close()

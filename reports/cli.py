@@ -1,0 +1,23 @@
+"""``arena report OUTPUT``: render a tournament's store as a static HTML site."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("output", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--site", "site", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder to write the site to; default: OUTPUT itself, beside the store.")
+def report(output: Path, site: Path | None) -> None:
+    """Render the tournament stored in OUTPUT as a static HTML site (open index.html)."""
+    from reports import render_site
+
+    started = time.monotonic()
+    index = render_site(output, site)
+    click.echo(f"report: {index} ({time.monotonic() - started:.1f} s)")
+
+
+COMMANDS = [report]

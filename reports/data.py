@@ -1,0 +1,101 @@
+"""What a report is made of: one tournament's entrants, matches, ratings and records, read once.
+
+This is the only module that knows the store. Everything after it (``model``, ``charts``,
+``render``) works on these plain dataclasses, so the pages can be tested and benchmarked without
+caring how the rows were stored.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class EntrantInfo:
+    """A bot entered in the tournament. ``id`` is stable; names are untrusted text."""
+
+    id: int
+    name: str
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """One match of the schedule with its result (per seat, in seat order)."""
+
+    id: int
+    number: int  # 1-based position in schedule order
+    seats: tuple[int, ...]  # entrant id per seat
+    seed: int
+    status: str = "done"  # "done" once played; anything else has no result yet
+    scores: tuple[int, ...] = ()
+    ranks: tuple[int, ...] = ()
+    statuses: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    stderr_tails: tuple[str, ...] = ()
+    time_ms: tuple[float, ...] = ()
+    duration_ms: float = 0.0
+
+    @property
+    def played(self) -> bool:
+        return self.status == "done" and len(self.ranks) == len(self.seats)
+
+    @property
+    def failed(self) -> bool:
+        return any(s != "ok" for s in self.statuses)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of the rating table: TrueSkill μ, σ and the match counts behind them."""
+
+    entrant: int
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    draws: int
+    avg_score: float
+    failures: int
+
+    @property
+    def exposed(self) -> float:
+        """μ − 3σ: the conservative estimate that trueskill documents as the sort key."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """An entrant's rating after the match at ``number`` (schedule order)."""
+
+    number: int
+    mu: float
+    sigma: float
+
+
+@dataclass
+class TournamentData:
+    """Everything a report shows. Matches are in schedule order; standings in rating order."""
+
+    name: str
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    entrants: list[EntrantInfo]
+    matches: list[MatchInfo]
+    standings: list[Standing]
+    history: dict[int, list[RatingPoint]]  # entrant id -> rating after each of its matches
+    record: Callable[[int], dict[str, Any] | None]  # match id -> the match record as a dict
+    details: dict[str, Any] = field(default_factory=dict)  # more config to show: format, time control…
+    duration_s: float | None = None
+    planned: int | None = None  # matches in the schedule, played or not
+    initial_mu: float = 25.0
+    initial_sigma: float = 25.0 / 3
+
+    @property
+    def num_players(self) -> int:
+        n = self.options.get("num_players")
+        if isinstance(n, int):
+            return n
+        return max((len(m.seats) for m in self.matches), default=2)

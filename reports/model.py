@@ -1,0 +1,646 @@
+"""View models: what each page shows, computed from ``TournamentData`` before any template runs.
+
+Templates only lay these out. Numbers are formatted here, once, with fixed precision, so that
+rendering the same store twice gives the same bytes. Links are relative to the site's root;
+templates prefix them with the page's ``root`` ("" or "../") so the site works from ``file://``.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from reports.colours import bot_colour, heat
+from reports.data import MatchInfo, Standing, TournamentData
+
+MATCHES_PER_PAGE = 500  # rows per match-list page: ~150 kB of HTML
+FAILURE_DETAILS = 30  # failures shown in full (with stderr) on a bot's page; the rest are counted
+
+
+# ----- small pieces ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BotRef:
+    """A link to a bot's page, with the bot's colour in charts."""
+
+    id: int
+    name: str
+    href: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class PageLink:
+    label: str
+    href: str
+    current: bool = False
+
+
+@dataclass(frozen=True)
+class Pager:
+    """Links between the pages of one split list."""
+
+    pages: list[PageLink]
+    prev: str | None
+    next: str | None
+    summary: str  # "matches 501–1,000 of 10,000"
+
+
+@dataclass(frozen=True)
+class SeatCell:
+    bot: BotRef
+    score: str
+    rank: int | None
+    status: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A line of a match list."""
+
+    id: int
+    number: int
+    href: str
+    seed: int
+    seats: list[SeatCell]
+    played: bool
+    failed: bool
+    duration: str
+    outcome: str  # "A won", "draw", "B failed: timeout"
+
+
+# ----- index -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class UncertaintyBar:
+    """Positions and widths in percent of the shared scale: μ ± 3σ whisker, μ ± σ box, μ mark."""
+
+    lo3: str
+    w3: str
+    lo1: str
+    w1: str
+    mu: str
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    rank: int
+    bot: BotRef
+    exposed: str
+    mu: str
+    sigma: str
+    bar: UncertaintyBar
+    matches: int
+    wins: int
+    draws: int
+    win_rate: str
+    avg_score: str
+    failures: int
+
+
+@dataclass(frozen=True)
+class Tick:
+    pos: str  # percent
+    label: str
+
+
+@dataclass(frozen=True)
+class H2HCell:
+    main: str
+    sub: str
+    title: str
+    background: str
+    colour: str
+    empty: bool = False
+    self_cell: bool = False
+
+
+@dataclass(frozen=True)
+class H2HRow:
+    bot: BotRef
+    cells: list[H2HCell]
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    two_player: bool
+    bots: list[BotRef]
+    rows: list[H2HRow]
+    legend_low: str
+    legend_high: str
+    legend_stops: list[str]
+
+
+@dataclass(frozen=True)
+class Fact:
+    label: str
+    value: str
+
+
+@dataclass
+class IndexView:
+    name: str
+    game_title: str
+    facts: list[Fact]
+    options: list[Fact]
+    leaderboard: list[LeaderRow]
+    scale_ticks: list[Tick]
+    head_to_head: HeadToHead
+    chart_svg: Any  # markupsafe.Markup, built by reports.charts
+    chart_legend: list[BotRef]
+    match_pages: list[PageLink]
+    failed_matches: list[MatchRow]
+    failed_total: int
+
+
+# ----- per bot -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OpponentRow:
+    bot: BotRef
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    score_rate: str
+    avg_place: str
+    avg_score: str
+    avg_opponent_score: str
+    background: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class FailureGroup:
+    status: str
+    reason: str
+    count: int
+    first_href: str
+    first_number: int
+
+
+@dataclass(frozen=True)
+class FailureDetail:
+    match: MatchRow
+    status: str
+    reason: str
+    stderr_tail: str
+
+
+@dataclass
+class BotView:
+    bot: BotRef
+    rank: int
+    path: str
+    facts: list[Fact]
+    opponents: list[OpponentRow]
+    two_player: bool
+    failure_groups: list[FailureGroup]
+    failures: list[FailureDetail]
+    failures_total: int
+    matches: list[MatchRow]
+    pager: Pager
+
+
+@dataclass
+class BotMatchesView:
+    bot: BotRef
+    matches: list[MatchRow]
+    pager: Pager
+
+
+@dataclass
+class MatchListView:
+    matches: list[MatchRow]
+    pager: Pager
+
+
+# ----- per match ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatDetail:
+    seat: int
+    bot: BotRef
+    score: str
+    rank: int | None
+    status: str
+    ok: bool
+    reason: str
+    stderr_tail: str
+    time: str
+
+
+@dataclass
+class MatchView:
+    row: MatchRow
+    total: int
+    seats: list[SeatDetail]
+    facts: list[Fact]
+    record: dict[str, Any] | None
+    drawer: str | None  # "games/block.js" when the game has a drawing, else None
+    log: list[str]
+    prev_href: str | None
+    next_href: str | None
+
+
+# ----- formatting --------------------------------------------------------------------------------
+def fmt(x: float, digits: int = 2) -> str:
+    return f"{x:.{digits}f}"
+
+
+def thousands(n: int) -> str:
+    return f"{n:,}"
+
+
+def duration_text(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, s = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {s:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def ms_text(ms: float) -> str:
+    return f"{ms:.0f} ms" if ms < 10_000 else duration_text(ms / 1000)
+
+
+def slug(name: str) -> str:
+    """A safe, readable file-name part for an untrusted name."""
+    s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40].strip("-")
+    return s or "bot"
+
+
+def option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "default"
+    return str(value)
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+# ----- builders ----------------------------------------------------------------------------------
+class SiteModel:
+    """Builds every page's view model from one ``TournamentData``."""
+
+    def __init__(self, data: TournamentData) -> None:
+        self.data = data
+        self.order = {s.entrant: i for i, s in enumerate(data.standings)}
+        known = {e.id for e in data.entrants}
+        # Entrants without a standing (none played yet) come last, by name.
+        rest = sorted((e for e in data.entrants if e.id not in self.order), key=lambda e: (e.name, e.id))
+        for e in rest:
+            self.order[e.id] = len(self.order)
+        self.entrants = {e.id: e for e in data.entrants}
+        self.bots: dict[int, BotRef] = {
+            e.id: BotRef(e.id, e.name, f"bots/{e.id}-{slug(e.name)}.html", bot_colour(self.order[e.id]))
+            for e in data.entrants
+        }
+        self.ranked = sorted(known, key=lambda i: self.order[i])
+        self.standing = {s.entrant: s for s in data.standings}
+        self.played = [m for m in data.matches if m.played]
+        self.two_player = data.num_players == 2
+        self._pairs = self._pair_stats()
+
+    # -- links ------------------------------------------------------------------------------------
+    def bot(self, entrant: int) -> BotRef:
+        ref = self.bots.get(entrant)
+        if ref is None:  # a seat whose entrant is unknown: still show something
+            ref = BotRef(entrant, f"entrant {entrant}", f"bots/{entrant}-bot.html", "#7f7f7f")
+            self.bots[entrant] = ref
+        return ref
+
+    @staticmethod
+    def match_href(match_id: int) -> str:
+        return f"matches/{match_id}.html"
+
+    @staticmethod
+    def list_href(page: int) -> str:
+        return f"matches/list-{page}.html"
+
+    def bot_list_href(self, entrant: int, page: int) -> str:
+        base = self.bot(entrant).href
+        return base if page == 1 else base[: -len(".html")] + f"-matches-{page}.html"
+
+    # -- rows -------------------------------------------------------------------------------------
+    def match_row(self, m: MatchInfo) -> MatchRow:
+        seats = []
+        for seat, eid in enumerate(m.seats):
+            status = m.statuses[seat] if seat < len(m.statuses) else ""
+            seats.append(SeatCell(
+                bot=self.bot(eid),
+                score=str(m.scores[seat]) if seat < len(m.scores) else "",
+                rank=m.ranks[seat] if seat < len(m.ranks) else None,
+                status=status, ok=status in ("ok", ""),
+            ))
+        return MatchRow(
+            id=m.id, number=m.number, href=self.match_href(m.id), seed=m.seed, seats=seats,
+            played=m.played, failed=m.failed, duration=ms_text(m.duration_ms) if m.played else "",
+            outcome=self.outcome(m),
+        )
+
+    def outcome(self, m: MatchInfo) -> str:
+        if not m.played:
+            return "not played" if m.status in ("", "pending") else m.status
+        failed = [self.bot(e).name + f" {m.statuses[s]}" for s, e in enumerate(m.seats)
+                  if m.statuses[s] != "ok"]
+        if failed:
+            return "; ".join(failed)
+        top = [s for s, r in enumerate(m.ranks) if r == 1]
+        if len(top) > 1:
+            return "draw"
+        return f"{self.bot(m.seats[top[0]]).name} won"
+
+    # -- index ------------------------------------------------------------------------------------
+    def index(self, chart_svg: Any) -> IndexView:
+        d = self.data
+        failed = [m for m in self.played if m.failed]
+        facts = [
+            Fact("Game", f"{self.game_title()} ({d.game})"),
+            Fact("Players per match", str(d.num_players)),
+            Fact("Entrants", thousands(len(d.entrants))),
+            Fact("Matches", f"{thousands(len(self.played))} played of "
+                            f"{thousands(d.planned if d.planned is not None else len(d.matches))}"),
+            Fact("Failed matches", thousands(len(failed))),
+            Fact("Seed", "—" if d.seed is None else str(d.seed)),
+            Fact("Duration", duration_text(d.duration_s)),
+        ]
+        facts += [Fact(str(k).replace("_", " ").capitalize(), option_text(v)) for k, v in d.details.items()]
+        options = [Fact(str(k), option_text(v)) for k, v in d.options.items()]
+        pages = self.list_pages()
+        return IndexView(
+            name=d.name, game_title=self.game_title(), facts=facts, options=options,
+            leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(),
+            head_to_head=self.head_to_head(), chart_svg=chart_svg,
+            chart_legend=[self.bot(e) for e in self.ranked],
+            match_pages=[PageLink(self.page_label(i, len(self.data.matches)), self.list_href(i))
+                         for i in range(1, pages + 1)],
+            failed_matches=[self.match_row(m) for m in failed[:20]], failed_total=len(failed),
+        )
+
+    def game_title(self) -> str:
+        try:
+            from arena.games import GAMES
+            return GAMES[self.data.game].title
+        except Exception:  # a store from a game this install does not know
+            return self.data.game
+
+    def _scale(self) -> tuple[float, float]:
+        st = self.data.standings
+        if not st:
+            return 0.0, 50.0
+        lo = min(s.mu - 3 * s.sigma for s in st)
+        hi = max(s.mu + 3 * s.sigma for s in st)
+        step = _nice_step(hi - lo, 6)
+        return math.floor(lo / step) * step, math.ceil(hi / step) * step
+
+    def _pct(self, x: float) -> str:
+        return fmt(self._frac(x), 2)
+
+    def _frac(self, x: float) -> float:
+        lo, hi = self._scale()
+        return 100 * (x - lo) / (hi - lo) if hi > lo else 50.0
+
+    def _bar(self, s: Standing) -> UncertaintyBar:
+        f = self._frac
+        return UncertaintyBar(
+            lo3=fmt(f(s.mu - 3 * s.sigma)), w3=fmt(f(s.mu + 3 * s.sigma) - f(s.mu - 3 * s.sigma)),
+            lo1=fmt(f(s.mu - s.sigma)), w1=fmt(f(s.mu + s.sigma) - f(s.mu - s.sigma)), mu=fmt(f(s.mu)))
+
+    def scale_ticks(self) -> list[Tick]:
+        lo, hi = self._scale()
+        step = _nice_step(hi - lo, 6)
+        ticks = []
+        x = lo
+        while x <= hi + 1e-9:
+            ticks.append(Tick(self._pct(x), f"{x:g}"))
+            x += step
+        return ticks
+
+    def leaderboard(self) -> list[LeaderRow]:
+        rows = []
+        for i, s in enumerate(self.data.standings, start=1):
+            rows.append(LeaderRow(
+                rank=i, bot=self.bot(s.entrant), exposed=fmt(s.exposed), mu=fmt(s.mu), sigma=fmt(s.sigma),
+                bar=self._bar(s),
+                matches=s.matches, wins=s.wins, draws=s.draws,
+                win_rate=fmt(100 * s.wins / s.matches, 0) + "%" if s.matches else "—",
+                avg_score=fmt(s.avg_score, 1), failures=s.failures,
+            ))
+        return rows
+
+    # -- head to head -----------------------------------------------------------------------------
+    def _pair_stats(self) -> dict[tuple[int, int], dict[str, float]]:
+        """Per ordered pair (a, b) of entrants who met: a's results in their matches together."""
+        pairs: dict[tuple[int, int], dict[str, float]] = defaultdict(
+            lambda: {"n": 0, "w": 0, "d": 0, "l": 0, "place": 0.0, "score": 0.0, "opp_score": 0.0})
+        for m in self.played:
+            for sa, a in enumerate(m.seats):
+                for sb, b in enumerate(m.seats):
+                    if sa == sb or a == b:
+                        continue
+                    p = pairs[(a, b)]
+                    p["n"] += 1
+                    ra, rb = m.ranks[sa], m.ranks[sb]
+                    if ra < rb:
+                        p["w"] += 1
+                    elif ra > rb:
+                        p["l"] += 1
+                    else:
+                        p["d"] += 1
+                    p["place"] += ra
+                    p["score"] += m.scores[sa]
+                    p["opp_score"] += m.scores[sb]
+        return dict(pairs)
+
+    def _pair_value(self, p: dict[str, float]) -> float:
+        """0..1 for the colour: the score rate (2 players) or the finishing place scaled (N)."""
+        if self.two_player:
+            return (p["w"] + 0.5 * p["d"]) / p["n"]
+        n = self.data.num_players
+        return (n - p["place"] / p["n"]) / (n - 1)
+
+    def head_to_head(self) -> HeadToHead:
+        bots = [self.bot(e) for e in self.ranked]
+        rows = []
+        for a in self.ranked:
+            cells = []
+            for b in self.ranked:
+                if a == b:
+                    cells.append(H2HCell("", "", "", "", "", empty=True, self_cell=True))
+                    continue
+                p = self._pairs.get((a, b))
+                an, bn = self.bot(a).name, self.bot(b).name
+                if not p:
+                    cells.append(H2HCell("", "", f"{an} and {bn} have not met", "", "", empty=True))
+                    continue
+                bg, fg = heat(self._pair_value(p))
+                n = int(p["n"])
+                if self.two_player:
+                    rate = (p["w"] + 0.5 * p["d"]) / p["n"]
+                    cells.append(H2HCell(
+                        main=f"{int(p['w'])}-{int(p['d'])}-{int(p['l'])}", sub=f"{100 * rate:.0f}%",
+                        title=(f"{an} against {bn}: {int(p['w'])} won, {int(p['d'])} drawn, "
+                               f"{int(p['l'])} lost in {n} matches; score rate {100 * rate:.1f}%"),
+                        background=bg, colour=fg))
+                else:
+                    place = p["place"] / p["n"]
+                    cells.append(H2HCell(
+                        main=f"{place:.2f}", sub=f"{n}×",
+                        title=(f"{an} with {bn} at the table: average place {place:.2f} "
+                               f"in {n} matches"),
+                        background=bg, colour=fg))
+            rows.append(H2HRow(self.bot(a), cells))
+        stops = [heat(i / 6)[0] for i in range(7)]
+        if self.two_player:
+            low, high = "0% (lost all)", "100% (won all)"
+        else:
+            low, high = f"place {self.data.num_players} (last)", "place 1 (first)"
+        return HeadToHead(self.two_player, bots, rows, low, high, stops)
+
+    # -- match lists ------------------------------------------------------------------------------
+    @staticmethod
+    def pages_for(count: int) -> int:
+        return max(1, math.ceil(count / MATCHES_PER_PAGE))
+
+    def list_pages(self) -> int:
+        return self.pages_for(len(self.data.matches))
+
+    @staticmethod
+    def page_label(page: int, total: int) -> str:
+        first = (page - 1) * MATCHES_PER_PAGE + 1
+        last = min(total, page * MATCHES_PER_PAGE)
+        return f"{thousands(first)}–{thousands(last)}" if total else "none yet"
+
+    def pager(self, page: int, count: int, href) -> Pager:
+        pages = self.pages_for(count)
+        links = [PageLink(self.page_label(i, count), href(i), i == page) for i in range(1, pages + 1)]
+        first = (page - 1) * MATCHES_PER_PAGE + 1
+        last = min(count, page * MATCHES_PER_PAGE)
+        summary = (f"matches {thousands(first)}–{thousands(last)} of {thousands(count)}"
+                   if count else "no matches yet")
+        return Pager(links, href(page - 1) if page > 1 else None,
+                     href(page + 1) if page < pages else None, summary)
+
+    def match_list(self, page: int) -> MatchListView:
+        ms = self.data.matches[(page - 1) * MATCHES_PER_PAGE: page * MATCHES_PER_PAGE]
+        return MatchListView([self.match_row(m) for m in ms],
+                             self.pager(page, len(self.data.matches), self.list_href))
+
+    # -- bots -------------------------------------------------------------------------------------
+    def bot_matches(self, entrant: int) -> list[MatchInfo]:
+        return [m for m in self.data.matches if entrant in m.seats]
+
+    def bot_view(self, entrant: int, matches: list[MatchInfo]) -> BotView:
+        ref = self.bot(entrant)
+        s: Standing | None = self.standing.get(entrant)
+        facts = []
+        if s is not None:
+            facts = [
+                Fact("Rank", f"{self.order[entrant] + 1} of {len(self.data.standings)}"),
+                Fact("μ − 3σ", fmt(s.exposed)), Fact("μ", fmt(s.mu)), Fact("σ", fmt(s.sigma)),
+                Fact("Matches", thousands(s.matches)), Fact("Wins", thousands(s.wins)),
+                Fact("Draws", thousands(s.draws)), Fact("Average score", fmt(s.avg_score, 1)),
+                Fact("Failures", thousands(s.failures)),
+            ]
+        opponents = []
+        for other in self.ranked:
+            p = self._pairs.get((entrant, other))
+            if other == entrant or not p:
+                continue
+            bg, fg = heat(self._pair_value(p))
+            n = p["n"]
+            opponents.append(OpponentRow(
+                bot=self.bot(other), matches=int(n), wins=int(p["w"]), draws=int(p["d"]),
+                losses=int(p["l"]), score_rate=f"{100 * (p['w'] + 0.5 * p['d']) / n:.0f}%",
+                avg_place=fmt(p["place"] / n), avg_score=fmt(p["score"] / n, 1),
+                avg_opponent_score=fmt(p["opp_score"] / n, 1), background=bg, colour=fg))
+        groups: dict[tuple[str, str], list[MatchInfo]] = {}
+        details = []
+        total = 0
+        for m in matches:
+            if not m.played:
+                continue
+            for seat, eid in enumerate(m.seats):
+                if eid != entrant or m.statuses[seat] == "ok":
+                    continue
+                total += 1
+                reason = m.reasons[seat] if seat < len(m.reasons) else ""
+                groups.setdefault((m.statuses[seat], _reason_kind(reason)), []).append(m)
+                if len(details) < FAILURE_DETAILS:
+                    details.append(FailureDetail(
+                        self.match_row(m), m.statuses[seat], reason,
+                        m.stderr_tails[seat] if seat < len(m.stderr_tails) else ""))
+        failure_groups = [
+            FailureGroup(status, reason, len(ms), self.match_href(ms[0].id), ms[0].number)
+            for (status, reason), ms in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        ]
+        return BotView(
+            bot=ref, rank=self.order[entrant] + 1, facts=facts,
+            path=self.entrants[entrant].path if entrant in self.entrants else "", opponents=opponents,
+            two_player=self.two_player, failure_groups=failure_groups, failures=details,
+            failures_total=total,
+            matches=[self.match_row(m) for m in matches[:MATCHES_PER_PAGE]],
+            pager=self.pager(1, len(matches), lambda i: self.bot_list_href(entrant, i)),
+        )
+
+    def bot_matches_page(self, entrant: int, matches: list[MatchInfo], page: int) -> BotMatchesView:
+        ms = matches[(page - 1) * MATCHES_PER_PAGE: page * MATCHES_PER_PAGE]
+        return BotMatchesView(self.bot(entrant), [self.match_row(m) for m in ms],
+                              self.pager(page, len(matches), lambda i: self.bot_list_href(entrant, i)))
+
+    # -- one match --------------------------------------------------------------------------------
+    def match_view(self, index: int, record: dict[str, Any] | None, drawer: str | None,
+                   log: list[str]) -> MatchView:
+        ms = self.data.matches
+        m = ms[index]
+        seats = []
+        for seat, eid in enumerate(m.seats):
+            status = m.statuses[seat] if seat < len(m.statuses) else ""
+            seats.append(SeatDetail(
+                seat=seat, bot=self.bot(eid),
+                score=str(m.scores[seat]) if seat < len(m.scores) else "",
+                rank=m.ranks[seat] if seat < len(m.ranks) else None,
+                status=status or "not played", ok=status in ("ok", ""),
+                reason=m.reasons[seat] if seat < len(m.reasons) else "",
+                stderr_tail=m.stderr_tails[seat] if seat < len(m.stderr_tails) else "",
+                time=ms_text(m.time_ms[seat]) if seat < len(m.time_ms) else "",
+            ))
+        facts = [Fact("Match", f"{thousands(m.number)} of {thousands(len(ms))}"),
+                 Fact("Seed", str(m.seed))]
+        if m.played:
+            facts.append(Fact("Duration", ms_text(m.duration_ms)))
+        if record is not None:
+            facts.append(Fact("Decisions", thousands(len(record.get("decisions", [])))))
+        return MatchView(
+            row=self.match_row(m), total=len(ms), seats=seats, facts=facts, record=record,
+            drawer=drawer, log=log,
+            prev_href=self.match_href(ms[index - 1].id) if index > 0 else None,
+            next_href=self.match_href(ms[index + 1].id) if index + 1 < len(ms) else None,
+        )
+
+
+def _reason_kind(reason: str) -> str:
+    """A failure reason without the numbers that differ per match, to group alike failures."""
+    reason = re.sub(r"decision \d+", "decision …", reason)
+    return re.sub(r"\d{3,}(\.\d+)?|\d+\.\d+", "…", reason)[:200]
+
+
+def _nice_step(span: float, count: int) -> float:
+    """A round tick step (1, 2, 5 × 10^k) giving about ``count`` ticks over ``span``."""
+    if span <= 0:
+        return 1.0
+    raw = span / count
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag

@@ -1,0 +1,122 @@
+"""Read one tournament store into ``TournamentData`` through the store's read API.
+
+``tournaments.store`` owns the file (``Store.open``, ``config_dict``, ``entrants``, ``matches``,
+``record``, ``runs``) and ``tournaments.ratings`` owns the ratings (``compute_ratings``). Nothing
+here writes.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
+
+
+def load(output_dir: Path) -> tuple[TournamentData, Any]:
+    """The tournament stored in ``output_dir``, and the open store (close it when done)."""
+    from tournaments.ratings import MU, SIGMA, compute_ratings
+    from tournaments.store import Store
+
+    store = Store.open(output_dir)
+    try:
+        cfg = store.config_dict()
+        entrants = [EntrantInfo(e.id, e.name, e.path) for e in store.entrants()]
+        rows = store.matches()
+        matches = [
+            MatchInfo(
+                id=r.id, number=r.id, seats=tuple(r.seats), seed=r.seed, status="done",
+                scores=tuple(r.scores), ranks=tuple(r.ranks), statuses=tuple(r.statuses),
+                reasons=tuple(r.reasons), stderr_tails=tuple(r.stderr_tails),
+                time_ms=tuple(r.think_ms), duration_ms=r.duration_ms,
+            )
+            for r in rows
+        ]
+        ratings = compute_ratings(store)
+        standings = [
+            Standing(entrant=s.entrant.id, mu=s.mu, sigma=s.sigma, matches=s.matches, wins=s.wins,
+                     draws=s.draws, avg_score=s.average_score, failures=s.failure_count)
+            for s in ratings.standings
+        ]
+        seated = {m.id: set(m.seats) for m in matches}
+        history: dict[int, list[RatingPoint]] = {e.id: [] for e in entrants}
+        for point in ratings.history:
+            for eid in sorted(seated.get(point.match_id, ())):
+                if eid < len(point.ratings):
+                    mu, sigma = point.ratings[eid]
+                    history.setdefault(eid, []).append(RatingPoint(point.match_id, mu, sigma))
+        fmt = cfg.get("format", {})
+        details: dict[str, Any] = {
+            "format": fmt.get("type", ""),
+            "rounds": fmt.get("rounds", ""),
+            "duplicate deals": fmt.get("duplicate", ""),
+            "time control": _time_control_text(cfg.get("time_control", {})),
+            "draw probability": f"{store.draw_probability:.4f}",
+        }
+        if store.schedule_note:
+            details["schedule"] = store.schedule_note
+        data = TournamentData(
+            name=cfg.get("name") or "Tournament",
+            game=cfg.get("game", ""),
+            options=_full_options(cfg),
+            seed=cfg.get("seed"),
+            entrants=entrants,
+            matches=matches,
+            standings=standings,
+            history=history,
+            record=lambda match_id: _record_dict(store, match_id),
+            details=details,
+            duration_s=_duration(store.runs()),
+            initial_mu=MU,
+            initial_sigma=SIGMA,
+            planned=store.planned,
+        )
+    except BaseException:
+        store.close()
+        raise
+    return data, store
+
+
+def _record_dict(store: Any, match_id: int) -> dict[str, Any]:
+    """The record as plain data (a shallow view: nothing here mutates it)."""
+    record = store.record(match_id)
+    data = dict(vars(record))
+    data["statuses"] = [dict(vars(s)) for s in record.statuses]
+    return data
+
+
+def _full_options(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Every rule option with its value, defaults filled in by the game."""
+    options = dict(cfg.get("options", {}))
+    try:
+        from arena.games import get_game
+        from arena.options import options_to_dict
+
+        players = cfg.get("format", {}).get("players", 2)
+        return options_to_dict(get_game(cfg["game"]).make_options(players, options))
+    except Exception:  # a game this install does not know: show what the config says
+        return options
+
+
+def _time_control_text(tc: dict[str, Any]) -> str:
+    if not tc:
+        return ""
+    move, bank = tc.get("move_ms", 0) / 1000, tc.get("bank_ms", 0) / 1000
+    return f"{move:g} s a move + {bank:g} s bank"
+
+
+def _duration(runs: list[dict[str, Any]]) -> float | None:
+    """Seconds spent playing, over every run that recorded its end."""
+    total = 0.0
+    seen = False
+    for run in runs:
+        if not run.get("started_at") or not run.get("ended_at"):
+            continue
+        try:
+            start = datetime.fromisoformat(run["started_at"])
+            end = datetime.fromisoformat(run["ended_at"])
+        except ValueError:
+            continue
+        total += (end - start).total_seconds()
+        seen = True
+    return total if seen else None
