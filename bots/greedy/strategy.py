@@ -103,11 +103,9 @@ def score(observation: dict[str, Any], action: str, hand: list[Tile], unseen: li
     if followers == 0 and not any(fits(t, new_ends) for t in rest):
         # this play blocks the deal: compare our pips with what the others probably hold
         sizes = observation["hand_sizes"]
-        held = sum(sizes[s] for s in range(n) if s != seat)
         mean = sum(sum(t) for t in unseen) / len(unseen) if unseen else 0.0
-        mine = sum(sum(t) for t in rest)
         lowest_other = min(sizes[s] for s in range(n) if s != seat) * mean
-        margin = lowest_other - mine if held else -mine
+        margin = lowest_other - sum(sum(t) for t in rest)
         value += W_BLOCK * margin + (20.0 if margin > 0 else -20.0)
     return value
 
