@@ -1,0 +1,96 @@
+"""The tournament commands through the ``arena`` CLI, with click's CliRunner."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import cli
+from tournaments.cli import COMMANDS, demo_config
+
+from .conftest import small_config, write_config
+
+
+@pytest.fixture()
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_commands_are_registered_on_the_arena_group() -> None:
+    names = {c.name for c in COMMANDS}
+    assert names == {"tournament", "ratings", "demo"}
+    for name in names:
+        assert name in cli.commands
+    assert set(cli.commands["tournament"].commands) == {"run", "replay"}
+
+
+def test_run_ratings_and_replay(runner: CliRunner, tmp_path: Path, bots: dict[str, Path]) -> None:
+    config = write_config(tmp_path / "t.toml",
+                          small_config([bots["alpha"], bots["beta"], bots["first"]]))
+    out = tmp_path / "out"
+    result = runner.invoke(cli, ["tournament", "run", str(config), "-w", "2", "-o", str(out)])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "3 entrants, 6 matches" in result.stdout
+    assert "played 6 matches (6 of 6 done, 0 failed seats)" in result.stdout
+    assert "6/6 matches" in result.stderr  # the progress bar
+    assert f"results: {out / 'tournament.sqlite'}" in result.stdout
+
+    result = runner.invoke(cli, ["ratings", str(out)])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "test: 6 of 6 matches rated" in result.stdout
+    header = next(line for line in lines if line.startswith("rank"))
+    assert header.split() == ["rank", "entrant", "mu-3sigma", "mu", "sigma", "matches", "wins",
+                              "avg", "score", "failures"]
+    assert "head-to-head: wins-draws-losses" in result.stdout
+
+    replay_file = tmp_path / "replay.json"
+    result = runner.invoke(cli, ["tournament", "replay", str(out), "3", "--replay", str(replay_file)])
+    assert result.exit_code == 0, result.stderr
+    assert "identical to the stored match" in result.stdout
+    assert json.loads(replay_file.read_text())["format"] == "arena-match/1"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["tournament", "run", "nowhere.toml"], "tournament config 'nowhere.toml' does not exist"),
+    (["ratings", "nowhere"], "nowhere: no tournament store here"),
+    (["tournament", "replay", "nowhere", "1"], "no tournament store here"),
+])
+def test_user_errors_are_one_line_with_exit_code_2(runner: CliRunner, args: list[str],
+                                                   message: str) -> None:
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bad_key_and_unknown_match(runner: CliRunner, tmp_path: Path, bots: dict[str, Path]) -> None:
+    data = small_config([bots["alpha"], bots["beta"]])
+    data["format"]["rounds"] = "two"
+    config = write_config(tmp_path / "t.toml", data)
+    result = runner.invoke(cli, ["tournament", "run", str(config)])
+    assert result.exit_code == 2
+    assert "'format.rounds' must be an integer" in result.stderr
+    assert not (tmp_path / "t-results").exists()  # nothing written
+    data["format"]["rounds"] = 1
+    config = write_config(tmp_path / "t.toml", data)
+    assert runner.invoke(cli, ["tournament", "run", str(config), "-q"]).exit_code == 0
+    result = runner.invoke(cli, ["tournament", "replay", str(tmp_path / "t-results"), "9"])
+    assert result.exit_code == 2 and "there is no match 9; match ids run from 1 to 2" in result.stderr
+
+
+def test_demo_config_uses_the_bundled_bots() -> None:
+    config = demo_config()
+    assert config.game == "block" and config.format.type == "round-robin"
+    assert len(config.entrants) >= 2
+    assert all(Path(e.path).parent.name == "bots" for e in config.entrants)
+
+
+def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    result = runner.invoke(cli, ["demo", "--output", str(out)])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert f"results: {out / 'tournament.sqlite'}" in result.stdout
+    assert (out / "tournament.sqlite").is_file()
+    assert "rank" in result.stdout

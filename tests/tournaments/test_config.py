@@ -1,0 +1,134 @@
+"""The TOML config: defaults, the documented example, and one clear error per kind of bad input."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tournaments.config import (
+    FORMAT_KEYS, RATINGS_KEYS, TIME_CONTROL_KEYS, TOP_KEYS, ConfigError, load_config,
+    resolve_entrants,
+)
+from tournaments.run import prepare
+
+from .conftest import small_config, write_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_documented_example_loads_and_schedules() -> None:
+    config = load_config(ROOT / "tournaments" / "example.toml")
+    prepared = prepare(config)
+    assert config.game == "block" and config.format.rounds == 3
+    assert [e.name for e in prepared.entrants] == ["random", "random-twin"]
+    assert len(prepared.schedule) == 1 * 2 * 3
+    assert config.output_dir == ROOT / "tournaments" / "example-results"
+
+
+def test_the_docs_describe_every_key() -> None:
+    docs = (ROOT / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    for prefix, keys in (("", TOP_KEYS), ("format.", FORMAT_KEYS),
+                         ("time_control.", TIME_CONTROL_KEYS), ("ratings.", RATINGS_KEYS)):
+        for key in keys:
+            assert f"`{prefix}{key}`" in docs, f"docs/tournaments.md does not describe {prefix}{key}"
+
+
+def test_defaults_and_relative_paths(tmp_path: Path, bots: dict[str, Path]) -> None:
+    path = write_config(tmp_path / "cfg" / "mine.toml",
+                        {"game": "block", "entrants": ["../bots/alpha", "../bots/b*"]})
+    config = load_config(path)
+    assert config.name == "mine" and config.seed == 0 and config.workers == 0
+    assert config.format.players == 2 and config.format.rounds == 1 and config.format.duplicate
+    assert config.output_dir == tmp_path / "cfg" / "mine-results"
+    assert [b.name for b in resolve_entrants(config)] == ["alpha", "beta"]
+
+
+def test_time_control_as_text(tmp_path: Path, bots: dict[str, Path]) -> None:
+    data = small_config([bots["alpha"], bots["beta"]], time_control="0.5+3")
+    config = load_config(write_config(tmp_path / "t.toml", data))
+    assert (config.time_control.move_ms, config.time_control.bank_ms) == (500, 3000)
+
+
+BAD = [
+    ({"colour": "red"}, "unknown key 'colour'; known keys: "),
+    ({"format": {"type": "round-robin", "playrs": 3}}, "unknown key 'format.playrs'; known keys in [format]"),
+    ({"format": {"rounds": "3"}}, "'format.rounds' must be an integer, got str '3'"),
+    ({"format": {"rounds": 0}}, "'format.rounds' must be at least 1"),
+    ({"format": {"duplicate": 1}}, "'format.duplicate' must be true or false"),
+    ({"format": {"type": "swiss"}}, "'format.type' is 'swiss'; known formats: round-robin, gauntlet"),
+    ({"format": {"players": 5}}, "'format.players' is 5; block is played by 2 to 4 players"),
+    ({"format": {"type": "gauntlet"}}, "'format.candidates' must name at least one entrant"),
+    ({"seed": 1.5}, "'seed' must be an integer, got float 1.5"),
+    ({"workers": -1}, "'workers' must be 0 (one per core) or more"),
+    ({"game": "chess"}, "'game': unknown game 'chess'"),
+    ({"options": {"target": "lots"}}, "[options]: option 'target'"),
+    ({"options": {"trumps": True}}, "[options]: unknown option 'trumps'"),
+    ({"time_control": {"move_ms": 0}}, "'time_control': time control move_ms=0"),
+    ({"time_control": {"move": 1}}, "unknown key 'time_control.move'"),
+    ({"time_control": "fast"}, "'time_control': time control 'fast'"),
+    ({"limits": {"memory_gb": 1}}, "unknown key 'limits.memory_gb'; known keys in [limits]"),
+    ({"limits": {"memory_mb": "1G"}}, "'limits.memory_mb' must be an integer"),
+    ({"ratings": {"draw_probability": 1.5}}, "'ratings.draw_probability' must be between 0 and 1"),
+    ({"entrants": []}, "'entrants' is empty"),
+    ({"entrants": [3]}, "'entrants[0]' must be a bot folder path or a table"),
+    ({"entrants": [{"name": "x"}]}, "missing key 'entrants[0].path'"),
+]
+
+
+@pytest.mark.parametrize("change, message", BAD, ids=[m for _, m in BAD])
+def test_bad_config_is_one_clear_error_naming_the_key(tmp_path: Path, bots: dict[str, Path],
+                                                      change: dict, message: str) -> None:
+    data = small_config([bots["alpha"], bots["beta"]])
+    for key, value in change.items():
+        if isinstance(value, dict) and key == "format":
+            data[key] = {**data[key], **value}
+        else:
+            data[key] = value
+    path = write_config(tmp_path / "t.toml", data)
+    with pytest.raises(ConfigError) as info:
+        prepare(load_config(path))
+    text = str(info.value)
+    assert message in text
+    assert "\n" not in text and str(path) in text
+
+
+def test_missing_bot_folder_names_the_path(tmp_path: Path, bots: dict[str, Path]) -> None:
+    data = small_config([bots["alpha"], tmp_path / "nowhere"])
+    with pytest.raises(ConfigError, match=re.escape("entrants[1]: bot folder")):
+        prepare(load_config(write_config(tmp_path / "t.toml", data)))
+    data = small_config([bots["alpha"], "../nothing/*"])
+    with pytest.raises(ConfigError, match=re.escape("pattern '../nothing/*' matches no bot folder")):
+        prepare(load_config(write_config(tmp_path / "t.toml", data)))
+
+
+def test_too_few_entrants(tmp_path: Path, bots: dict[str, Path]) -> None:
+    data = small_config([bots["alpha"], bots["beta"]], format={"players": 3})
+    with pytest.raises(ConfigError, match=re.escape("2 entrant(s) for tables of 3; a round-robin "
+                                                    "needs at least 3")):
+        prepare(load_config(write_config(tmp_path / "t.toml", data)))
+    data = small_config([bots["alpha"], bots["beta"]],
+                        format={"type": "gauntlet", "players": 3, "candidates": ["alpha"]})
+    with pytest.raises(ConfigError, match="needs at least 2 entrant"):
+        prepare(load_config(write_config(tmp_path / "t.toml", data)))
+
+
+def test_duplicate_names_and_unknown_candidates(tmp_path: Path, bots: dict[str, Path]) -> None:
+    data = small_config([bots["alpha"], bots["alpha"]])
+    with pytest.raises(ConfigError, match="two entrants are named 'alpha'"):
+        prepare(load_config(write_config(tmp_path / "t.toml", data)))
+    data["entrants"] = [str(bots["alpha"]), {"path": str(bots["alpha"]), "name": "alpha-2"}]
+    prepared = prepare(load_config(write_config(tmp_path / "t.toml", data)))
+    assert [e.name for e in prepared.entrants] == ["alpha", "alpha-2"]
+    data = small_config([bots["alpha"], bots["beta"]],
+                        format={"type": "gauntlet", "candidates": ["zeta"]})
+    with pytest.raises(ConfigError, match="'format.candidates': 'zeta' is not an entrant"):
+        prepare(load_config(write_config(tmp_path / "t.toml", data)))
+
+
+def test_not_toml_and_missing_file(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text("name = ", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(tmp_path / "bad.toml")
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "none.toml")

@@ -1,0 +1,162 @@
+"""Kill a real ``arena tournament run`` (SIGKILL, Ctrl-C, Ctrl-C twice) and run it again.
+
+Every match ends up in the store exactly once, and the results equal those of an uninterrupted
+run; no worker or bot process outlives the run it belonged to.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from tournaments.backends import ProcessBackend
+from tournaments.config import load_config
+from tournaments.run import prepare, run_tournament
+from tournaments.store import STORE_NAME, Store
+
+from .conftest import FIRST_BOT, HASH_BOT, make_bot, small_config, write_config
+from .test_run import comparable_rows, ratings_of
+
+ARENA = [sys.executable, "-c", "from arena.cli import main; main()"]
+TOTAL = 24  # 6 pairs x 2 seats x 2 rounds
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The config, and the rows and ratings of an uninterrupted run of it."""
+    root = tmp_path_factory.mktemp("kill")
+    folder = root / "bots"
+    entrants = [make_bot(folder, "alpha", HASH_BOT, "a"), make_bot(folder, "beta", HASH_BOT, "b"),
+                make_bot(folder, "gamma", HASH_BOT, "c"), make_bot(folder, "first", FIRST_BOT)]
+    config = write_config(root / "t.toml", small_config(entrants, format={"rounds": 2}))
+    reference = root / "reference"
+    result = run_tournament(prepare(load_config(config), reference), backend=ProcessBackend(2),
+                            progress=False)
+    assert result.done == TOTAL
+    return {"root": root, "config": config, "rows": comparable_rows(reference),
+            "ratings": ratings_of(reference)}
+
+
+def start_run(config: Path, output: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [*ARENA, "tournament", "run", str(config), "--workers", "2", "--output", str(output)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def stored(output: Path) -> int:
+    try:
+        conn = sqlite3.connect(f"file:{output / STORE_NAME}?mode=ro", uri=True, timeout=5)
+    except sqlite3.OperationalError:
+        return -1
+    try:
+        return conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    except sqlite3.DatabaseError:
+        return -1
+    finally:
+        conn.close()
+
+
+def wait_for(output: Path, count: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while stored(output) < count:
+        assert proc.poll() is None, f"the run ended early: {proc.communicate()}"
+        assert time.monotonic() < deadline, "the run made no progress"
+        time.sleep(0.01)
+
+
+def descendants(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def assert_all_gone(processes: list[psutil.Process], timeout: float = 20) -> None:
+    """Workers exit when their parent dies; bots die with their match."""
+    gone, alive = psutil.wait_procs(processes, timeout=timeout)
+    assert not [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE], alive
+
+
+def resume_and_compare(setup: dict[str, Any], output: Path, before: int) -> None:
+    proc = start_run(setup["config"], output)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    if before > 0:
+        assert f"resuming: {before} of {TOTAL} matches already played" in err
+    assert f"played {TOTAL - max(before, 0)} matches ({TOTAL} of {TOTAL} done" in out
+    rows = comparable_rows(output)
+    assert [r[0] for r in rows] == list(range(1, TOTAL + 1))  # every match, exactly once
+    assert rows == setup["rows"]                                # the same results
+    assert ratings_of(output) == setup["ratings"]               # the same ratings
+
+
+def test_sigkill_mid_run_then_resume(setup: dict[str, Any]) -> None:
+    output = setup["root"] / "killed"
+    proc = start_run(setup["config"], output)
+    wait_for(output, 6, proc)
+    children = descendants(proc.pid)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    assert_all_gone(children)
+    before = stored(output)
+    assert 6 <= before < TOTAL
+    with Store.open(output) as store:
+        assert [r["outcome"] for r in store.runs()] == [None]  # killed: no end recorded
+    resume_and_compare(setup, output, before)
+    with Store.open(output) as store:
+        assert [r["outcome"] for r in store.runs()] == [None, "complete"]
+
+
+def test_sigkill_while_starting_then_resume(setup: dict[str, Any]) -> None:
+    output = setup["root"] / "killed-early"
+    proc = start_run(setup["config"], output)
+    time.sleep(0.4)  # imports, config, schedule, store creation, worker start-up
+    children = descendants(proc.pid)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    assert_all_gone(children)
+    resume_and_compare(setup, output, stored(output))
+
+
+def test_ctrl_c_finishes_the_matches_in_flight_then_resume(setup: dict[str, Any]) -> None:
+    output = setup["root"] / "interrupted"
+    proc = start_run(setup["config"], output)
+    wait_for(output, 4, proc)
+    children = descendants(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole process group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "stopping after the matches in flight" in err
+    assert "run the same command to resume" in err
+    assert "Traceback" not in err
+    assert_all_gone(children)
+    before = stored(output)
+    assert 4 <= before < TOTAL
+    with Store.open(output) as store:
+        assert [r["outcome"] for r in store.runs()] == ["stopped"]
+    resume_and_compare(setup, output, before)
+
+
+def test_ctrl_c_twice_stops_at_once(setup: dict[str, Any]) -> None:
+    output = setup["root"] / "aborted"
+    proc = start_run(setup["config"], output)
+    wait_for(output, 2, proc)
+    children = descendants(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "stopped at once" in err and "Traceback" not in err
+    assert_all_gone(children, timeout=10)
+    with Store.open(output) as store:
+        assert [r["outcome"] for r in store.runs()] in (["aborted"], ["stopped"])
+    resume_and_compare(setup, output, stored(output))

@@ -1,0 +1,201 @@
+"""Running tournaments for real: bot subprocesses, worker processes, a SQLite store.
+
+Serial and parallel runs store and rate identically; a stopped run resumes without playing a
+match twice; an output folder holding another tournament is refused untouched; a match replays
+exactly from the store.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.record import MatchRecord
+from tournaments.backends import Finished, MatchJob, ProcessBackend, SerialBackend
+from tournaments.config import ConfigError, load_config
+from tournaments.ratings import compute_ratings
+from tournaments.run import prepare, replay_match, run_tournament
+from tournaments.store import STORE_NAME, Store
+
+from .conftest import small_config, write_config
+
+
+def comparable_record(record: MatchRecord) -> dict[str, Any]:
+    """A record without its timings, which differ from run to run."""
+    data = record.to_dict()
+    data.pop("duration_ms")
+    for d in data["decisions"]:
+        d.pop("ms")
+    for s in data["statuses"]:
+        s.pop("time_ms")
+    return data
+
+
+def comparable_rows(output: Path) -> list[tuple[Any, ...]]:
+    with Store.open(output) as store:
+        return [(m.id, m.round, m.table, m.rotation, m.deal, m.seed, m.seats, m.scores, m.ranks,
+                 m.statuses, m.reasons, m.stderr_tails, comparable_record(store.record(m.id)))
+                for m in store.matches()]
+
+
+def ratings_of(output: Path) -> Any:
+    with Store.open(output) as store:
+        ratings = compute_ratings(store)
+    return ([(s.entrant.name, s.mu, s.sigma, s.matches, s.wins) for s in ratings.standings],
+            ratings.history)
+
+
+class StopAfter:
+    """A backend that asks its inner backend to stop (like a Ctrl-C) after ``count`` results."""
+
+    name = "stop-after"
+
+    def __init__(self, inner: Any, count: int) -> None:
+        self.inner, self.count = inner, count
+        self.workers = getattr(inner, "workers", 1)
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+        for i, finished in enumerate(self.inner.run(jobs), 1):
+            yield finished
+            if i == self.count:
+                self.inner.stop()
+
+    def stop(self) -> None:
+        self.inner.stop()
+
+    def abort(self) -> None:
+        self.inner.abort()
+
+
+@pytest.fixture()
+def config_path(tmp_path: Path, bots: dict[str, Path]) -> Path:
+    entrants = [bots["alpha"], bots["beta"], bots["gamma"], bots["first"]]
+    return write_config(tmp_path / "t.toml", small_config(entrants))
+
+
+def test_parallel_and_serial_runs_store_and_rate_identically(config_path: Path, tmp_path: Path) -> None:
+    config = load_config(config_path)
+    serial = run_tournament(prepare(config, tmp_path / "serial"), backend=SerialBackend(),
+                            progress=False)
+    parallel = run_tournament(prepare(config, tmp_path / "parallel"), backend=ProcessBackend(2),
+                              progress=False)
+    assert serial.outcome == parallel.outcome == "complete"
+    assert serial.done == parallel.done == serial.total == 12
+    assert comparable_rows(tmp_path / "serial") == comparable_rows(tmp_path / "parallel")
+    assert ratings_of(tmp_path / "serial") == ratings_of(tmp_path / "parallel")
+    with Store.open(tmp_path / "parallel") as store:
+        workers = {m.worker for m in store.matches()}
+        assert len(workers) == 2  # both worker processes played
+
+
+def test_the_store_read_api(config_path: Path, tmp_path: Path, bots: dict[str, Path]) -> None:
+    prepared = prepare(load_config(config_path), tmp_path / "out")
+    run_tournament(prepared, workers=2, progress=False)
+    with Store.open(tmp_path / "out") as store:
+        assert store.config() == dataclasses.replace(prepared.config)
+        entrants = store.entrants()
+        assert [(e.id, e.name) for e in entrants] == [(0, "alpha"), (1, "beta"), (2, "gamma"),
+                                                      (3, "first")]
+        assert entrants[0].content_hash == prepared.bots[0].content_hash()
+        assert entrants[0].path == str(bots["alpha"].resolve())
+        matches = store.matches()
+        assert [m.id for m in matches] == list(range(1, 13)) and store.planned == 12
+        for m, planned in zip(matches, prepared.schedule.matches):
+            assert (m.seats, m.seed, m.deal) == (planned.seats, planned.seed, planned.deal)
+            record = store.record(m.id)
+            assert record.seed == m.seed and list(m.ranks) == record.ranks
+            assert [s["name"] for s in record.seats] == [entrants[e].name for e in m.seats]
+            assert m.statuses == ("ok", "ok") and m.startup_ms > 0 and m.wall_ms >= m.startup_ms
+        assert store.count() == (12, 0)
+        assert [r["outcome"] for r in store.runs()] == ["complete"]
+        ratings = compute_ratings(store)
+        assert len(ratings.history) == 12 and ratings.rated == ratings.planned == 12
+
+
+def test_failures_are_stored_and_counted(tmp_path: Path, bots: dict[str, Path]) -> None:
+    path = write_config(tmp_path / "t.toml", small_config([bots["alpha"], bots["crash"]]))
+    result = run_tournament(prepare(load_config(path)), workers=2, progress=False)
+    assert result.failures == 2
+    with Store.open(result.store) as store:
+        for m in store.matches():
+            seat = m.seats.index(1)
+            assert m.statuses[seat] == "crash" and m.ranks[seat] == 2
+            assert "giving up" in m.stderr_tails[seat] and "exited" in m.reasons[seat]
+        ratings = compute_ratings(store)
+    assert ratings.standings[-1].entrant.name == "crash"
+    assert ratings.standings[-1].failures == {"crash": 2}
+
+
+def test_a_stopped_run_resumes_without_playing_a_match_twice(config_path: Path, tmp_path: Path) -> None:
+    prepared = prepare(load_config(config_path), tmp_path / "out")
+    first = run_tournament(prepared, backend=StopAfter(ProcessBackend(2), 3), progress=False)
+    assert first.outcome == "stopped" and 3 <= first.done < first.total
+    stored_first = comparable_rows(tmp_path / "out")
+    second = run_tournament(prepare(load_config(config_path), tmp_path / "out"), workers=2,
+                            progress=False)
+    assert second.outcome == "complete" and second.played == second.total - first.done
+    rows = comparable_rows(tmp_path / "out")
+    assert [r[0] for r in rows] == list(range(1, 13))
+    assert [r for r in rows if r[0] in {s[0] for s in stored_first}] == stored_first
+    with Store.open(tmp_path / "out") as store:
+        assert [r["outcome"] for r in store.runs()] == ["stopped", "complete"]
+    # a finished tournament plays nothing more
+    third = run_tournament(prepare(load_config(config_path), tmp_path / "out"), progress=False)
+    assert third.played == 0 and third.outcome == "complete"
+
+
+def file_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("tournament.sqlite"):
+            digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_a_different_tournament_is_refused_and_nothing_is_overwritten(
+        config_path: Path, tmp_path: Path, bots: dict[str, Path]) -> None:
+    out = tmp_path / "out"
+    run_tournament(prepare(load_config(config_path), out), backend=SerialBackend(), progress=False)
+    before = file_digest(out)
+    data = small_config([bots["alpha"], bots["beta"], bots["gamma"], bots["first"]], seed=8)
+    other = write_config(tmp_path / "other.toml", data)
+    with pytest.raises(ConfigError, match=r"holds a different tournament: 'seed' is 7 there but 8"):
+        run_tournament(prepare(load_config(other), out), progress=False)
+    data = small_config([bots["alpha"], bots["beta"], bots["gamma"], bots["first"]],
+                        format={"rounds": 2})
+    with pytest.raises(ConfigError, match=r"'format.rounds' is 1 there but 2"):
+        run_tournament(prepare(load_config(write_config(tmp_path / "o2.toml", data)), out),
+                       progress=False)
+    (bots["beta"] / "main.py").write_text("# changed\n" + (bots["beta"] / "main.py").read_text())
+    with pytest.raises(ConfigError, match=r"entrant 'beta' .* has changed since the tournament started"):
+        run_tournament(prepare(load_config(config_path), out), progress=False)
+    assert file_digest(out) == before
+    # workers and output are not part of a tournament's identity
+    assert load_config(config_path).identity() == \
+        dataclasses.replace(load_config(config_path), workers=5, output="elsewhere").identity()
+
+
+def test_a_match_replays_exactly(config_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_tournament(prepare(load_config(config_path), out), backend=SerialBackend(), progress=False)
+    replay = replay_match(out, 5)
+    assert replay.stored is not None and replay.warnings == []
+    assert comparable_record(replay.replayed) == comparable_record(replay.stored)
+    assert replay.comparison().startswith("identical to the stored match: same deal")
+
+
+def test_store_is_a_single_sqlite_file_in_wal_mode(config_path: Path, tmp_path: Path) -> None:
+    import sqlite3
+    out = tmp_path / "out"
+    run_tournament(prepare(load_config(config_path), out), backend=StopAfter(SerialBackend(), 2),
+                   progress=False)
+    conn = sqlite3.connect(out / STORE_NAME)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    config = json.loads(conn.execute("SELECT value FROM meta WHERE key='config'").fetchone()[0])
+    assert config["seed"] == 7 and config["format"]["players"] == 2
+    conn.close()

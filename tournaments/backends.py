@@ -1,0 +1,267 @@
+"""Execution backends: take match jobs, yield finished matches as they complete.
+
+A :class:`MatchJob` is pure, picklable data (game, options, bot specs, seed, time control,
+limits) and :func:`play_job` plays one anywhere: in this process, in a worker process, or on
+another machine (a Dask backend would ``client.submit(play_job, job)``). A backend only plays;
+it never touches the store — the parent writes every result (``tournaments.run``).
+
+Backends:
+
+- :class:`SerialBackend` plays jobs one by one in this process (tests, debugging).
+- :class:`ProcessBackend` plays them in long-lived worker processes started with the ``spawn``
+  method. Why spawn: a worker starts once per run (so spawn's ~0.2 s start-up is paid once, not
+  per match); a spawned worker inherits nothing but what it is sent — not the parent's SQLite
+  connection, threads or other workers' pipes — so it is safe whatever the parent holds, behaves
+  the same on Linux and macOS, and sees end-of-file on its pipe the moment the parent dies
+  (SIGKILL included), which is how an orphaned worker knows to exit. ``fork`` would copy the open
+  store and every earlier pipe; ``forkserver`` buys nothing for workers that live all run long.
+
+Every bot is a fresh process per match (the referee starts and kills them), so no bot carries
+memory from one match into another, whichever worker plays it.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any, Protocol
+
+from arena.bots import BotSpec
+from arena.record import MatchRecord
+from arena.referee import TimeControl, play_match
+from arena.sandbox import Limits
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """Everything needed to play one match, and nothing else: pure, picklable data."""
+
+    match_id: int
+    game: str
+    options: dict[str, Any]
+    bots: tuple[BotSpec, ...]
+    seed: int
+    time_control: TimeControl = TimeControl()
+    limits: dict[str, Any] = field(default_factory=dict)  # keyword arguments of sandbox.Limits
+
+
+@dataclass
+class Finished:
+    """A played match: its record and how long it took where it was played."""
+
+    match_id: int
+    record: MatchRecord
+    startup_ms: float  # from the call until the first game event: starting the bots + handshake
+    wall_ms: float     # the whole play_match call
+    worker: str = ""
+
+
+class MatchError(RuntimeError):
+    """A match raised instead of returning a record: a bug in arena, not a misbehaving bot."""
+
+    def __init__(self, match_id: int, details: str) -> None:
+        super().__init__(f"match {match_id} failed inside arena (a bug, not the bots' fault):\n"
+                         f"{details}")
+        self.match_id = match_id
+
+
+def play_job(job: MatchJob) -> Finished:
+    """Play one job; the referee turns every bot failure into a status, so this returns."""
+    started = time.monotonic()
+    first_event: list[float] = []
+
+    def on_event(_event: dict[str, Any]) -> None:
+        if not first_event:
+            first_event.append(time.monotonic())
+
+    record = play_match(job.game, list(job.bots), options=dict(job.options), seed=job.seed,
+                        time_control=job.time_control, limits=Limits(**job.limits),
+                        on_event=on_event)
+    ended = time.monotonic()
+    startup = (first_event[0] if first_event else ended) - started
+    return Finished(job.match_id, record, startup_ms=round(startup * 1000, 3),
+                    wall_ms=round((ended - started) * 1000, 3), worker=f"pid {os.getpid()}")
+
+
+class Backend(Protocol):
+    """Plays jobs and yields them as they finish (in any order)."""
+
+    name: str
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+        """Play ``jobs``; raise :class:`MatchError` if one raises instead of returning."""
+
+    def stop(self) -> None:
+        """Start no new job; ``run`` yields the matches in flight, then ends. Safe in a signal
+        handler."""
+
+    def abort(self) -> None:
+        """End at once: matches in flight are abandoned (their bots killed)."""
+
+
+class SerialBackend:
+    """Plays one job at a time in this process."""
+
+    name = "serial"
+
+    def __init__(self) -> None:
+        self._stopping = False
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+        for job in jobs:
+            if self._stopping:
+                return
+            try:
+                result = play_job(job)
+            except Exception:
+                raise MatchError(job.match_id, traceback.format_exc()) from None
+            yield result
+
+    def stop(self) -> None:
+        self._stopping = True
+
+    def abort(self) -> None:
+        self._stopping = True
+
+
+# ----- worker processes ----------------------------------------------------------------------
+
+def _on_sigterm(_signum: int, _frame: Any) -> None:
+    raise SystemExit(143)  # unwinds play_match, whose finally kills the bots' process groups
+
+
+def _worker_main(conn: Connection) -> None:
+    """A worker's loop: receive a job, play it, send the result; exit on None or a dead parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        if job is None:
+            return
+        try:
+            reply: tuple[str, int, Any] = ("ok", job.match_id, play_job(job))
+        except Exception:
+            reply = ("error", job.match_id, traceback.format_exc())
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, EOFError, OSError):
+            return
+
+
+class _Worker:
+    def __init__(self, ctx: Any) -> None:
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.process = ctx.Process(target=_worker_main, args=(child,), daemon=True,
+                                   name="arena-worker")
+        self.process.start()
+        child.close()
+        self.job: MatchJob | None = None
+
+    def send(self, job: MatchJob) -> None:
+        self.job = job
+        self.conn.send(job)
+
+    def close(self, timeout: float) -> None:
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+class ProcessBackend:
+    """Plays jobs in ``workers`` spawned worker processes, one match per worker at a time."""
+
+    name = "processes"
+
+    def __init__(self, workers: int, start_method: str = "spawn") -> None:
+        self.workers = max(1, workers)
+        self._ctx = multiprocessing.get_context(start_method)
+        self._stopping = False
+        self._aborting = False
+        self._pool: list[_Worker] = []
+
+    def stop(self) -> None:
+        self._stopping = True
+
+    def abort(self) -> None:
+        self._stopping = True
+        self._aborting = True
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+        pending: deque[MatchJob] = deque(jobs)
+        retried: set[int] = set()
+        self._pool = [_Worker(self._ctx) for _ in range(min(self.workers, len(pending)))]
+        idle = list(self._pool)
+        try:
+            while not self._aborting:
+                while idle and pending and not self._stopping:
+                    idle.pop().send(pending.popleft())
+                busy = [w for w in self._pool if w.job is not None]
+                if not busy:
+                    return
+                ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
+                             timeout=0.2)
+                for worker in busy:
+                    if worker.conn in ready:
+                        try:
+                            kind, match_id, payload = worker.conn.recv()
+                        except (EOFError, OSError):
+                            kind = "died"
+                    elif worker.process.sentinel in ready:
+                        kind = "died"
+                    else:
+                        continue
+                    job, worker.job = worker.job, None
+                    assert job is not None
+                    if kind == "ok":
+                        idle.append(worker)
+                        yield payload
+                    elif kind == "error":
+                        raise MatchError(match_id, payload)
+                    else:  # the worker process died mid-match (killed from outside?): retry once
+                        if job.match_id in retried:
+                            raise MatchError(job.match_id, "a worker process died twice playing it "
+                                             f"(exit code {worker.process.exitcode})")
+                        retried.add(job.match_id)
+                        pending.appendleft(job)
+                        self._pool.remove(worker)
+                        worker.close(0.1)
+                        replacement = _Worker(self._ctx)
+                        self._pool.append(replacement)
+                        idle.append(replacement)
+        finally:
+            self._shutdown()
+
+    def _shutdown(self) -> None:
+        if self._aborting:
+            for worker in self._pool:
+                if worker.process.is_alive():
+                    worker.process.terminate()  # SIGTERM: the worker kills its bots and exits
+        for worker in self._pool:
+            worker.close(timeout=2.0 if self._aborting else 5.0)
+        self._pool = []
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)

@@ -1,0 +1,172 @@
+"""Click commands of tournaments: ``tournament run|replay``, ``ratings`` and ``demo``.
+
+``COMMANDS`` lists them for the main ``arena`` group. They stay thin: parse, call, print.
+User errors are :class:`arena.errors.ArenaError`, which the main CLI prints as one line.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arena.bots import MANIFEST, load_bot
+from arena.errors import ArenaError
+from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
+from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
+from tournaments.run import RunResult, prepare, replay_match, run_tournament
+from tournaments.store import Store
+
+BUNDLED_BOTS = Path(__file__).resolve().parents[1] / "bots"
+DEMO_OUTPUT = "arena-demo"
+DEMO_DEFAULTS: dict[str, Any] = {
+    "name": "Demo: the bundled bots",
+    "game": "block",
+    "seed": 1,
+    "format": {"type": ROUND_ROBIN, "players": 2, "rounds": 4, "duplicate": True},
+}
+
+
+@click.group("tournament")
+def tournament() -> None:
+    """Run a tournament from a TOML file, or replay one of its matches."""
+
+
+@tournament.command("run")
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
+              help="Matches played at once (default: the config's, else one per core).")
+@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: the config's 'output').")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def run_command(config: Path, workers: int | None, output: Path | None, quiet: bool) -> None:
+    """Play every match of CONFIG; run it again to resume after a stop or a crash."""
+    _run(load_config(config), workers, output, quiet)
+
+
+@click.command("ratings")
+@click.argument("output", type=click.Path(path_type=Path))
+def ratings_command(output: Path) -> None:
+    """Print the leaderboard of a tournament's OUTPUT folder (and head-to-head for 2 players)."""
+    _print_ratings(output)
+
+
+@tournament.command("replay")
+@click.argument("output", type=click.Path(path_type=Path))
+@click.argument("match_id", type=int)
+@click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write the replayed match record (JSON) to this file.")
+def replay_command(output: Path, match_id: int, replay_file: Path | None) -> None:
+    """Play match MATCH_ID of the tournament in OUTPUT again, alone: same bots, seats and seed."""
+    replay = replay_match(output, match_id)
+    for warning in replay.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    record = replay.replayed
+    names = ", ".join(f"seat {i}: {s['name']}" for i, s in enumerate(record.seats))
+    click.echo(f"match {match_id}: {record.game}, seed {record.seed}; {names}")
+    if replay.stored is not None:
+        click.echo(f"stored:   {_result_line(replay.stored)}")
+    click.echo(f"replayed: {_result_line(record)}")
+    click.echo(replay.comparison())
+    if replay_file is not None:
+        replay_file.write_text(record.to_json(indent=1), encoding="utf-8")
+        click.echo(f"record written to {replay_file}")
+
+
+@click.command("demo")
+@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path),
+              default=Path(DEMO_OUTPUT), show_default=True, help="Output folder.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
+              help="Matches played at once (default: one per core).")
+def demo_command(output: Path, workers: int | None) -> None:
+    """A small round-robin of the bundled bots; prints where the results are."""
+    result = _run(demo_config(), workers, output, quiet=False)
+    if result.outcome != "complete":
+        return
+    try:
+        from reports import render_site  # built by the reports package; optional until then
+    except ImportError:
+        render_site = None
+    if render_site is not None:
+        index = render_site(output)
+        click.echo(f"report: {index or output}")
+    click.echo(f"see the leaderboard again with: arena ratings {output}")
+
+
+def demo_config(bots_dir: Path = BUNDLED_BOTS) -> TournamentConfig:
+    """The demo's embedded config: every bundled bot (one alone plays a copy of itself)."""
+    folders = sorted(p for p in bots_dir.iterdir() if (p / MANIFEST).is_file()) \
+        if bots_dir.is_dir() else []
+    if not folders:
+        raise ArenaError(f"no bundled bots found in {bots_dir}")
+    entrants: list[Any] = [str(f) for f in folders]
+    if len(folders) == 1:
+        entrants.append({"path": str(folders[0]), "name": f"{load_bot(folders[0]).name}-2"})
+    return parse_config({**DEMO_DEFAULTS, "entrants": entrants}, base_dir=Path.cwd(),
+                        source="the demo's embedded config", stem=DEMO_OUTPUT)
+
+
+# ----- shared ---------------------------------------------------------------------------------
+
+def _run(config: TournamentConfig, workers: int | None, output: Path | None,
+         quiet: bool) -> RunResult:
+    prepared = prepare(config, output)
+    click.echo(config.describe())
+    click.echo(f"{len(prepared.entrants)} entrants, {len(prepared.schedule)} matches; "
+               f"results in {prepared.output}")
+    try:
+        result = run_tournament(prepared, workers=workers, progress=not quiet,
+                                say=lambda text: click.echo(text, err=True))
+    except KeyboardInterrupt:
+        done = _stored_count(prepared.output)
+        click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "
+                   "run the same command to resume", err=True)
+        sys.exit(130)
+    if result.outcome != "complete":
+        click.echo(f"stopped: {result.done} of {result.total} matches played; "
+                   "run the same command to resume", err=True)
+        sys.exit(130)
+    click.echo(f"played {result.played} matches ({result.done} of {result.total} done, "
+               f"{result.failures} failed seats)")
+    _print_ratings(prepared.output)
+    click.echo(f"\nresults: {result.store}")
+    return result
+
+
+def _stored_count(output: Path) -> int:
+    try:
+        with Store.open(output) as store:
+            return store.count()[0]
+    except ArenaError:
+        return 0
+
+
+def _print_ratings(output: Path) -> None:
+    with Store.open(output) as store:
+        config = store.config()
+        ratings = compute_ratings(store)
+        note = store.schedule_note
+    click.echo("")
+    click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
+               f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma)")
+    if note:
+        click.echo(f"note: {note}")
+    click.echo(format_leaderboard(ratings))
+    if ratings.head_to_head is not None:
+        click.echo("")
+        click.echo("head-to-head: wins-draws-losses of the row against the column")
+        click.echo(format_head_to_head(ratings))
+
+
+def _result_line(record: Any) -> str:
+    parts = []
+    for i, status in enumerate(record.statuses):
+        text = f"{record.seats[i]['name']} {record.scores[i]} (rank {record.ranks[i]})"
+        if status.status != "ok":
+            text += f" {status.status}: {status.reason}"
+        parts.append(text)
+    return "; ".join(parts) + f"; {len(record.decisions)} decisions"
+
+
+COMMANDS: list[click.Command] = [tournament, ratings_command, demo_command]

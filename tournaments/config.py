@@ -1,0 +1,405 @@
+"""The tournament config: a TOML file checked key by key (docs/tournaments.md describes every key).
+
+Every problem is one :class:`ConfigError` naming the file and the key (``format.rounds``) or the
+entrant path at fault. Relative paths in the file are relative to the file's own folder, so a
+config means the same thing whatever the working directory.
+"""
+from __future__ import annotations
+
+import dataclasses
+import glob
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.bots import MANIFEST, BotSpec, load_bot
+from arena.errors import ArenaError
+from arena.game import Game
+from arena.games import get_game
+from arena.referee import TimeControl
+from arena.sandbox import Limits
+
+ROUND_ROBIN = "round-robin"
+GAUNTLET = "gauntlet"
+FORMATS = (ROUND_ROBIN, GAUNTLET)
+DEFAULT_MAX_TABLES = 500
+
+
+class ConfigError(ArenaError):
+    """A tournament config that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a TOML table: its allowed types, its default and what it means."""
+
+    name: str
+    types: tuple[type, ...]
+    default: Any
+    doc: str
+    required: bool = False
+
+
+def _keys(*keys: Key) -> dict[str, Key]:
+    return {k.name: k for k in keys}
+
+
+TOP_KEYS = _keys(
+    Key("name", (str,), None, "Title of the tournament; default: the config file's name."),
+    Key("game", (str,), None, "Registered game name (see `arena games`).", required=True),
+    Key("seed", (int,), 0, "Tournament seed: every schedule choice and every deal derives from it."),
+    Key("workers", (int,), 0, "Matches played at once in worker processes; 0 = number of cores."),
+    Key("output", (str,), None, "Output folder holding the store; default: '<config name>-results' "
+                                "beside the config file."),
+    Key("entrants", (list,), None, "Bot folders (strings or glob patterns) or inline tables "
+                                   "{ path = ..., name = ... }.", required=True),
+    Key("options", (dict,), {}, "The game's rule options (see `arena games GAME`)."),
+    Key("format", (dict,), {}, "The format table."),
+    Key("time_control", (dict, str), {}, "Time control: a table or '1+10' (seconds per move + bank)."),
+    Key("limits", (dict,), {}, "Sandbox limits of every bot process."),
+    Key("ratings", (dict,), {}, "Rating environment."),
+)
+FORMAT_KEYS = _keys(
+    Key("type", (str,), ROUND_ROBIN, "'round-robin' or 'gauntlet'."),
+    Key("players", (int,), None, "Seats per table; default: the game's smallest player count."),
+    Key("rounds", (int,), 1, "How many times every table is played, each time with new deals."),
+    Key("duplicate", (bool,), True, "Play each deal once per seat rotation, so every entrant of a "
+                                    "table holds every hand."),
+    Key("max_tables", (int,), DEFAULT_MAX_TABLES, "Above this many possible tables, play a balanced "
+                                                  "sample of about this many."),
+    Key("candidates", (list,), [], "Gauntlet only: the entrants (names or paths as written) that "
+                                   "play against the field."),
+)
+TIME_CONTROL_KEYS = _keys(
+    Key("move_ms", (int,), TimeControl().move_ms, "Free thinking time per decision (ms)."),
+    Key("bank_ms", (int,), TimeControl().bank_ms, "Per-match bank drawn on beyond move_ms (ms)."),
+    Key("startup_ms", (int,), TimeControl().startup_ms, "Time to start and answer the hello (ms)."),
+)
+RATINGS_KEYS = _keys(
+    Key("draw_probability", (float, int), None, "TrueSkill draw probability; default: estimated "
+                                                "from seeded random playouts of the game."),
+)
+ENTRANT_KEYS = _keys(
+    Key("path", (str,), None, "Bot folder.", required=True),
+    Key("name", (str,), None, "Name in this tournament; default: the bot's manifest name."),
+)
+IDENTITY_EXCLUDES = ("workers", "output")  # keys that do not change which matches are played
+
+
+@dataclass(frozen=True)
+class EntrantRef:
+    """An entrant as written in the config: a folder (or glob pattern) and an optional name."""
+
+    path: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class FormatConfig:
+    type: str = ROUND_ROBIN
+    players: int = 2
+    rounds: int = 1
+    duplicate: bool = True
+    max_tables: int = DEFAULT_MAX_TABLES
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A checked tournament config. ``base_dir`` is the folder relative paths are resolved from."""
+
+    name: str
+    game: str
+    entrants: tuple[EntrantRef, ...]
+    format: FormatConfig
+    options: dict[str, Any] = field(default_factory=dict)
+    time_control: TimeControl = TimeControl()
+    limits: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    workers: int = 0
+    output: str = ""
+    draw_probability: float | None = None
+    base_dir: Path = Path(".")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as JSON-ready values, every default filled in (the store keeps this)."""
+        return {
+            "name": self.name, "game": self.game, "seed": self.seed, "workers": self.workers,
+            "output": self.output,
+            "entrants": [{"path": e.path, "name": e.name} for e in self.entrants],
+            "options": dict(self.options),
+            "format": {**dataclasses.asdict(self.format), "candidates": list(self.format.candidates)},
+            "time_control": dataclasses.asdict(self.time_control),
+            "limits": dict(self.limits),
+            "ratings": {"draw_probability": self.draw_probability},
+            "base_dir": str(self.base_dir),
+        }
+
+    def identity(self) -> dict[str, Any]:
+        """What makes two configs the same tournament: all but workers, output and base_dir."""
+        data = self.to_dict()
+        for key in (*IDENTITY_EXCLUDES, "base_dir"):
+            data.pop(key)
+        return data
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> "TournamentConfig":
+        """Rebuild a config from :meth:`to_dict` (as the store keeps it)."""
+        fmt = dict(data["format"])
+        fmt["candidates"] = tuple(fmt.get("candidates", ()))
+        return TournamentConfig(
+            name=data["name"], game=data["game"], seed=data["seed"], workers=data["workers"],
+            output=data["output"],
+            entrants=tuple(EntrantRef(e["path"], e.get("name")) for e in data["entrants"]),
+            options=dict(data["options"]), format=FormatConfig(**fmt),
+            time_control=TimeControl(**data["time_control"]), limits=dict(data["limits"]),
+            draw_probability=data["ratings"].get("draw_probability"),
+            base_dir=Path(data["base_dir"]),
+        )
+
+    @property
+    def output_dir(self) -> Path:
+        return (self.base_dir / self.output).resolve()
+
+    def sandbox_limits(self) -> Limits:
+        return Limits(**self.limits)
+
+    def describe(self) -> str:
+        """One line for people: game, format, seats, rounds."""
+        f = self.format
+        dup = ", duplicate deals" if f.duplicate else ""
+        return (f"{self.name}: {self.game}, {f.type}, {f.players} players per table, "
+                f"{f.rounds} round{'s' if f.rounds != 1 else ''}{dup}, seed {self.seed}")
+
+
+# ----- reading -------------------------------------------------------------------------------
+
+def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
+    """Read and check a TOML tournament file."""
+    file = Path(path)
+    if not file.is_file():
+        raise ConfigError(f"tournament config {str(path)!r} does not exist")
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    return parse_config(data, base_dir=file.resolve().parent, source=str(path), stem=file.stem)
+
+
+def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config",
+                 stem: str = "tournament") -> TournamentConfig:
+    """Check a parsed TOML document; ``source`` names it in error messages."""
+    top = _check_table(data, TOP_KEYS, "", source)
+    fmt = _check_table(top["format"], FORMAT_KEYS, "format.", source)
+    tc_raw = top["time_control"]
+    if isinstance(tc_raw, str):
+        try:
+            time_control = TimeControl.parse(tc_raw)
+        except ArenaError as exc:
+            raise ConfigError(f"{source}: 'time_control': {exc}") from None
+    else:
+        tc = _check_table(tc_raw, TIME_CONTROL_KEYS, "time_control.", source)
+        try:
+            time_control = TimeControl(**tc)
+        except ArenaError as exc:
+            raise ConfigError(f"{source}: 'time_control': {exc}") from None
+    ratings = _check_table(top["ratings"], RATINGS_KEYS, "ratings.", source)
+    draw = ratings["draw_probability"]
+    if draw is not None and not 0 < draw < 1:
+        raise ConfigError(f"{source}: 'ratings.draw_probability' must be between 0 and 1 "
+                          f"(exclusive), got {draw!r}")
+    limits = _check_limits(top["limits"], source)
+    entrants = _check_entrants(top["entrants"], source)
+    candidates = fmt["candidates"]
+    if not all(isinstance(c, str) for c in candidates):
+        raise ConfigError(f"{source}: 'format.candidates' must be a list of entrant names or paths")
+    if fmt["type"] not in FORMATS:
+        raise ConfigError(f"{source}: 'format.type' is {fmt['type']!r}; "
+                          f"known formats: {', '.join(FORMATS)}")
+    if fmt["type"] == GAUNTLET and not candidates:
+        raise ConfigError(f"{source}: 'format.candidates' must name at least one entrant "
+                          "for a gauntlet")
+    if fmt["type"] != GAUNTLET and candidates:
+        raise ConfigError(f"{source}: 'format.candidates' is only for type = 'gauntlet'")
+    for key, low in (("rounds", 1), ("max_tables", 1)):
+        if fmt[key] < low:
+            raise ConfigError(f"{source}: 'format.{key}' must be at least {low}, got {fmt[key]}")
+    if top["workers"] < 0:
+        raise ConfigError(f"{source}: 'workers' must be 0 (one per core) or more, got {top['workers']}")
+    game = _game(top["game"], source)
+    players = fmt["players"] if fmt["players"] is not None else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        raise ConfigError(f"{source}: 'format.players' is {players}; {game.name} is played by "
+                          f"{game.min_players} to {game.max_players} players")
+    try:
+        game.make_options(players, top["options"])
+    except ArenaError as exc:
+        raise ConfigError(f"{source}: [options]: {exc}") from None
+    return TournamentConfig(
+        name=top["name"] or stem, game=game.name, entrants=entrants,
+        format=FormatConfig(type=fmt["type"], players=players, rounds=fmt["rounds"],
+                            duplicate=fmt["duplicate"], max_tables=fmt["max_tables"],
+                            candidates=tuple(candidates)),
+        options=dict(top["options"]), time_control=time_control, limits=limits,
+        seed=top["seed"], workers=top["workers"], output=top["output"] or f"{stem}-results",
+        draw_probability=float(draw) if draw is not None else None, base_dir=base_dir,
+    )
+
+
+def _type_name(types: tuple[type, ...]) -> str:
+    names = {str: "a string", int: "an integer", float: "a number", bool: "true or false",
+             list: "an array", dict: "a table"}
+    return " or ".join(names.get(t, t.__name__) for t in types)
+
+
+def _value_ok(value: Any, types: tuple[type, ...]) -> bool:
+    if isinstance(value, bool):
+        return bool in types
+    return isinstance(value, types)
+
+
+def _check_table(data: Any, keys: dict[str, Key], prefix: str, source: str) -> dict[str, Any]:
+    """Unknown keys, missing required keys and wrong types are errors naming the full key."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: '{prefix.rstrip('.')}' must be a table")
+    for name in data:
+        if name not in keys:
+            where = f" in [{prefix.rstrip('.')}]" if prefix else ""
+            raise ConfigError(f"{source}: unknown key '{prefix}{name}'; known keys{where}: "
+                              f"{', '.join(sorted(keys))}")
+    out: dict[str, Any] = {}
+    for key in keys.values():
+        if key.name not in data:
+            if key.required:
+                raise ConfigError(f"{source}: missing key '{prefix}{key.name}' ({key.doc})")
+            out[key.name] = key.default
+            continue
+        value = data[key.name]
+        if not _value_ok(value, key.types):
+            raise ConfigError(f"{source}: '{prefix}{key.name}' must be {_type_name(key.types)}, "
+                              f"got {type(value).__name__} {value!r}")
+        out[key.name] = value
+    return out
+
+
+def _check_limits(data: Any, source: str) -> dict[str, Any]:
+    """Sandbox limits are the fields of ``arena.sandbox.Limits``, typed like their defaults."""
+    fields = {f.name: f for f in dataclasses.fields(Limits)}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: 'limits' must be a table")
+    defaults = Limits()
+    for name, value in data.items():
+        if name not in fields:
+            raise ConfigError(f"{source}: unknown key 'limits.{name}'; known keys in [limits]: "
+                              f"{', '.join(sorted(fields))}")
+        default = getattr(defaults, name)
+        if default is not None:
+            types: tuple[type, ...] = (type(default),) if type(default) is not float else (float, int)
+            if not _value_ok(value, types):
+                raise ConfigError(f"{source}: 'limits.{name}' must be {_type_name(types)}, "
+                                  f"got {type(value).__name__} {value!r}")
+    try:
+        Limits(**data)
+    except (TypeError, ValueError, ArenaError) as exc:
+        raise ConfigError(f"{source}: [limits]: {exc}") from None
+    return dict(data)
+
+
+def _check_entrants(data: list[Any], source: str) -> tuple[EntrantRef, ...]:
+    refs = []
+    for i, item in enumerate(data):
+        if isinstance(item, str):
+            refs.append(EntrantRef(item))
+        elif isinstance(item, dict):
+            entry = _check_table(item, ENTRANT_KEYS, f"entrants[{i}].", source)
+            refs.append(EntrantRef(entry["path"], entry["name"]))
+        else:
+            raise ConfigError(f"{source}: 'entrants[{i}]' must be a bot folder path or a table "
+                              f"{{ path = ..., name = ... }}, got {item!r}")
+    if not refs:
+        raise ConfigError(f"{source}: 'entrants' is empty")
+    return tuple(refs)
+
+
+def _game(name: str, source: str) -> Game:
+    try:
+        return get_game(name)
+    except ArenaError as exc:
+        raise ConfigError(f"{source}: 'game': {exc}") from None
+
+
+# ----- resolving -----------------------------------------------------------------------------
+
+def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
+    """Load every entrant's bot folder (globs expanded, sorted); names must be unique."""
+    bots: list[BotSpec] = []
+    origin: dict[str, str] = {}
+    for i, ref in enumerate(config.entrants):
+        for folder in _expand(ref.path, config.base_dir, i):
+            try:
+                bot = load_bot(folder)
+            except ArenaError as exc:
+                raise ConfigError(f"entrants[{i}]: {exc}") from None
+            if ref.name is not None:
+                bot = dataclasses.replace(bot, name=ref.name)
+            if bot.name in origin:
+                raise ConfigError(
+                    f"entrants[{i}]: two entrants are named {bot.name!r} ({origin[bot.name]} and "
+                    f"{bot.path}); give one a name: {{ path = \"{ref.path}\", name = \"...\" }}")
+            origin[bot.name] = str(bot.path)
+            bots.append(bot)
+    return bots
+
+
+def _expand(pattern: str, base_dir: Path, index: int) -> list[Path]:
+    full = Path(pattern).expanduser()
+    if not full.is_absolute():
+        full = base_dir / full
+    if not glob.has_magic(pattern):
+        if not full.is_dir():
+            raise ConfigError(f"entrants[{index}]: bot folder {pattern!r} does not exist "
+                              f"(looked in {full})")
+        return [full]
+    found = sorted(Path(p) for p in glob.glob(str(full)) if (Path(p) / MANIFEST).is_file())
+    if not found:
+        raise ConfigError(f"entrants[{index}]: pattern {pattern!r} matches no bot folder "
+                          f"(a folder with a {MANIFEST}) under {base_dir}")
+    return found
+
+
+def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int, ...]:
+    """Enough entrants for the format; returns the candidates' indexes (gauntlet)."""
+    f = config.format
+    if f.type == ROUND_ROBIN:
+        if len(names) < max(2, f.players):
+            raise ConfigError(f"'entrants': {len(names)} entrant(s) for tables of {f.players}; "
+                              f"a round-robin needs at least {max(2, f.players)}")
+        return ()
+    by_name = {n: i for i, n in enumerate(names)}
+    candidates: list[int] = []
+    for c in f.candidates:
+        index = by_name.get(c)
+        if index is None:
+            matches = [i for i, ref in enumerate(_flat_refs(config, len(names))) if ref == c]
+            if not matches:
+                raise ConfigError(f"'format.candidates': {c!r} is not an entrant; "
+                                  f"entrants: {', '.join(names)}")
+            index = matches[0]
+        if index in candidates:
+            raise ConfigError(f"'format.candidates': {c!r} is listed twice")
+        candidates.append(index)
+    field_size = len(names) - len(candidates)
+    if field_size < f.players - 1:
+        raise ConfigError(f"'entrants': a gauntlet with tables of {f.players} needs at least "
+                          f"{f.players - 1} entrant(s) besides the candidates; there are {field_size}")
+    return tuple(sorted(candidates))
+
+
+def _flat_refs(config: TournamentConfig, count: int) -> list[str]:
+    """The path as written of every resolved entrant (a glob repeats its pattern)."""
+    out: list[str] = []
+    for i, ref in enumerate(config.entrants):
+        out += [ref.path] * len(_expand(ref.path, config.base_dir, i))
+    return out[:count]

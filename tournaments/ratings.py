@@ -1,0 +1,213 @@
+"""Ratings: TrueSkill over the stored matches, applied in schedule order.
+
+- One explicit ``trueskill.TrueSkill`` environment per tournament (never the module's global
+  ``setup()``), with the package's standard μ, σ, β, τ and a draw probability that suits the
+  game: the config's ``ratings.draw_probability``, or else the share of tied neighbours in the
+  final ranking over seeded random playouts of the game with the tournament's options
+  (:func:`estimate_draw_probability`; fixed when the store is created).
+- A match is rated by its final ranks (1 = first; equal ranks are a tie), N players at once; a
+  failed bot ranks last (the referee's rule).
+- Matches are applied in schedule order, whatever order they finished in, so a parallel run and a
+  serial run rate exactly alike.
+- The leaderboard sorts by ``expose()`` = μ − 3σ, trueskill's documented leaderboard key.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import trueskill
+
+from arena.games import get_game
+from arena.record import OK
+from tournaments.seeds import derive_seed
+from tournaments.store import Entrant, MatchRow, Store
+
+MU = 25.0
+SIGMA = MU / 3
+BETA = SIGMA / 2
+TAU = SIGMA / 100
+DRAW_PLAYOUTS = 200
+MAX_PLAYOUT_ACTIONS = 1_000_000
+
+
+def make_env(draw_probability: float) -> trueskill.TrueSkill:
+    """The rating environment of one tournament."""
+    return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU,
+                               draw_probability=draw_probability, backend=None)
+
+
+def estimate_draw_probability(game_name: str, options: dict[str, Any], players: int,
+                              playouts: int = DRAW_PLAYOUTS, seed: int = 0) -> float:
+    """How often neighbours in a final ranking tie, over seeded uniformly random playouts.
+
+    TrueSkill's draw probability is the chance that two players next to each other in the ranking
+    draw; random play is a rough but game-aware stand-in for equally matched bots. Never below
+    1/(playouts × (players − 1)) (ties may be rare, not impossible) nor above 0.9.
+    """
+    game = get_game(game_name)
+    opts = game.make_options(players, options)
+    rng = random.Random(derive_seed(seed, "draw-estimate"))
+    neighbours = ties = 0
+    for i in range(playouts):
+        state = game.new_match(opts, derive_seed(seed, "draw-estimate", i))
+        for _ in range(MAX_PLAYOUT_ACTIONS):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        else:
+            continue
+        ranks = sorted(state.result().ranks)
+        neighbours += len(ranks) - 1
+        ties += sum(1 for a, b in zip(ranks, ranks[1:]) if a == b)
+    floor = 1 / (playouts * (players - 1))
+    return round(min(0.9, max(floor, ties / max(1, neighbours))), 4)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One entrant's line of the leaderboard."""
+
+    entrant: Entrant
+    mu: float
+    sigma: float
+    matches: int
+    wins: int      # sole first place
+    draws: int     # first place shared
+    losses: int
+    average_score: float
+    failures: dict[str, int] = field(default_factory=dict)  # status -> count (timeouts, crashes...)
+
+    @property
+    def conservative(self) -> float:
+        """μ − 3σ: the leaderboard key (trueskill's ``expose``)."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def failure_count(self) -> int:
+        return sum(self.failures.values())
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """Every entrant's (μ, σ) right after match ``match_id`` was rated."""
+
+    match_id: int
+    ratings: tuple[tuple[float, float], ...]  # indexed by entrant id
+
+
+@dataclass(frozen=True)
+class Ratings:
+    draw_probability: float
+    standings: list[Standing]                 # best first
+    history: list[HistoryPoint]               # schedule order
+    head_to_head: dict[tuple[int, int], tuple[int, int, int]] | None  # (a, b): a's W-D-L vs b
+    rated: int                                # matches rated
+    planned: int                              # matches in the schedule
+
+    def standing(self, name: str) -> Standing:
+        return next(s for s in self.standings if s.entrant.name == name)
+
+
+def rate(entrants: Sequence[Entrant], matches: Sequence[MatchRow], draw_probability: float,
+         *, players: int, planned: int | None = None) -> Ratings:
+    """Rate ``matches`` in schedule (id) order."""
+    env = make_env(draw_probability)
+    current = [env.create_rating() for _ in entrants]
+    played = Counter[int]()
+    results = {e.id: Counter[str]() for e in entrants}
+    score_sum = Counter[int]()
+    failures: dict[int, Counter[str]] = {e.id: Counter() for e in entrants}
+    h2h: dict[tuple[int, int], list[int]] = {}
+    history: list[HistoryPoint] = []
+    for match in sorted(matches, key=lambda m: m.id):
+        groups = [(current[e],) for e in match.seats]
+        rated = env.rate(groups, ranks=list(match.ranks))
+        for seat, entrant in enumerate(match.seats):
+            current[entrant] = rated[seat][0]
+            played[entrant] += 1
+            score_sum[entrant] += match.scores[seat]
+            results[entrant][_outcome(match.ranks, seat)] += 1
+            if match.statuses[seat] != OK:
+                failures[entrant][match.statuses[seat]] += 1
+        if players == 2 and len(match.seats) == 2:
+            a, b = match.seats
+            for x, y, seat in ((a, b, 0), (b, a, 1)):
+                wdl = h2h.setdefault((x, y), [0, 0, 0])
+                wdl[("win", "draw", "loss").index(_outcome(match.ranks, seat))] += 1
+        history.append(HistoryPoint(match.id, tuple((r.mu, r.sigma) for r in current)))
+    standings = [
+        Standing(entrant=e, mu=current[e.id].mu, sigma=current[e.id].sigma, matches=played[e.id],
+                 wins=results[e.id]["win"], draws=results[e.id]["draw"],
+                 losses=results[e.id]["loss"],
+                 average_score=score_sum[e.id] / played[e.id] if played[e.id] else 0.0,
+                 failures=dict(sorted(failures[e.id].items())))
+        for e in entrants
+    ]
+    standings.sort(key=lambda s: (-s.conservative, -s.mu, s.entrant.name))
+    return Ratings(
+        draw_probability=draw_probability, standings=standings, history=history,
+        head_to_head={k: (v[0], v[1], v[2]) for k, v in h2h.items()} if players == 2 else None,
+        rated=len(history), planned=planned if planned is not None else len(history))
+
+
+def _outcome(ranks: Sequence[int], seat: int) -> str:
+    if ranks[seat] != 1:
+        return "loss"
+    return "draw" if sum(1 for r in ranks if r == 1) > 1 else "win"
+
+
+def compute_ratings(store: Store) -> Ratings:
+    """The ratings of everything in a store so far."""
+    config = store.config()
+    return rate(store.entrants(), store.matches(), store.draw_probability,
+                players=config.format.players, planned=store.planned)
+
+
+# ----- terminal tables ------------------------------------------------------------------------
+
+def format_leaderboard(ratings: Ratings) -> str:
+    """The leaderboard as a plain-text table, best first."""
+    header = ("rank", "entrant", "mu-3sigma", "mu", "sigma", "matches", "wins", "avg score",
+              "failures")
+    rows = []
+    for i, s in enumerate(ratings.standings, 1):
+        fails = str(s.failure_count)
+        if s.failures:
+            fails += " (" + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in s.failures.items()) + ")"
+        rows.append((str(i), s.entrant.name, f"{s.conservative:.2f}", f"{s.mu:.2f}",
+                     f"{s.sigma:.2f}", str(s.matches), str(s.wins), f"{s.average_score:.1f}", fails))
+    right = {0, 2, 3, 4, 5, 6, 7}
+    return _table(header, rows, right)
+
+
+def format_head_to_head(ratings: Ratings) -> str:
+    """Wins-draws-losses of each row entrant against each column entrant (2-player games)."""
+    if ratings.head_to_head is None:
+        return ""
+    order = [s.entrant for s in ratings.standings]
+    header = ("", "entrant", *(str(i) for i in range(1, len(order) + 1)))
+    rows = []
+    for i, a in enumerate(order, 1):
+        cells = []
+        for b in order:
+            if a.id == b.id:
+                cells.append("-")
+            else:
+                w, d, l = ratings.head_to_head.get((a.id, b.id), (0, 0, 0))
+                cells.append(f"{w}-{d}-{l}" if w + d + l else ".")
+        rows.append((str(i), a.name, *cells))
+    return _table(header, rows, right=set(range(2, len(header))) | {0})
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])

@@ -1,0 +1,337 @@
+"""Running a tournament: prepare (check everything), open or create the store, play, resume.
+
+Nothing is written before every input has been checked: the config, every bot folder, the
+entrant count and, for an existing store, that it holds this very tournament (same config but for
+``workers`` and ``output``, same bots by content hash, same schedule). Then the matches the store
+does not hold yet are played by a backend, and each is stored by this (the parent) process as it
+arrives. Running the same command again resumes: a match is stored once or not at all.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.bots import BotSpec, load_bot
+from arena.errors import ArenaError
+from arena.record import MatchRecord
+from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers, play_job
+from tournaments.config import (
+    ConfigError, TournamentConfig, check_entrant_count, resolve_entrants,
+)
+from tournaments.progress import Progress
+from tournaments.ratings import estimate_draw_probability
+from tournaments.schedule import Schedule, ScheduledMatch, make_schedule
+from tournaments.store import STORE_NAME, Entrant, Store, store_path
+
+LOCK_NAME = ".arena-lock"
+
+
+@dataclass
+class Prepared:
+    """A checked tournament, ready to run: its bots, entrants, schedule and output folder."""
+
+    config: TournamentConfig
+    bots: list[BotSpec]
+    entrants: list[Entrant]
+    schedule: Schedule
+    output: Path
+
+    def job(self, match: ScheduledMatch) -> MatchJob:
+        return MatchJob(match_id=match.id, game=self.config.game, options=dict(self.config.options),
+                        bots=tuple(self.bots[e] for e in match.seats), seed=match.seed,
+                        time_control=self.config.time_control, limits=dict(self.config.limits))
+
+
+@dataclass
+class RunResult:
+    outcome: str        # complete | stopped
+    played: int         # matches played by this run
+    done: int           # matches in the store
+    total: int          # matches in the schedule
+    failures: int       # failed seats in the store
+    store: Path
+
+
+def prepare(config: TournamentConfig, output: str | Path | None = None) -> Prepared:
+    """Check every input and build the schedule; writes nothing."""
+    bots = resolve_entrants(config)
+    candidates = check_entrant_count(config, [b.name for b in bots])
+    schedule = make_schedule(len(bots), config.format, config.seed, candidates)
+    entrants = [Entrant(i, b.name, str(b.path), b.content_hash()) for i, b in enumerate(bots)]
+    folder = Path(output).resolve() if output is not None else config.output_dir
+    if folder.exists() and not folder.is_dir():
+        raise ArenaError(f"output {str(folder)!r} is a file, not a folder")
+    return Prepared(config, bots, entrants, schedule, folder)
+
+
+def schedule_hash(schedule: Schedule) -> str:
+    """A fingerprint of who plays whom in which seat on which seed."""
+    digest = hashlib.sha256()
+    for m in schedule.matches:
+        digest.update(f"{m.id}:{m.seed}:{','.join(map(str, m.seats))};".encode())
+    return digest.hexdigest()
+
+
+def open_store(prepared: Prepared) -> tuple[Store, bool]:
+    """The store of this tournament: created, or reopened after checking it is the same one."""
+    path = store_path(prepared.output)
+    if Store.is_initialised(path):
+        store = Store.open(path, write=True)
+        try:
+            check_same_tournament(store, prepared)
+        except BaseException:
+            store.close()
+            raise
+        return store, True
+    config = prepared.config
+    draw = config.draw_probability
+    if draw is None:
+        draw = estimate_draw_probability(config.game, config.options, config.format.players,
+                                         seed=config.seed)
+    store = Store.create(path, config, prepared.entrants, planned=len(prepared.schedule),
+                         note=prepared.schedule.note, draw_probability=draw,
+                         schedule_hash=schedule_hash(prepared.schedule))
+    return store, False
+
+
+def check_same_tournament(store: Store, prepared: Prepared) -> None:
+    """The store must hold the tournament being run; the error names the first difference."""
+    where = f"output folder {str(prepared.output)!r} holds a different tournament"
+    advice = (f"; use another output folder (--output), or delete {store.path} to start over")
+    stored = TournamentConfig.from_dict(store.config_dict()).identity()
+    key, old, new = _first_difference(stored, prepared.config.identity())
+    if key is not None:
+        raise ConfigError(f"{where}: '{key}' is {json.dumps(old)} there but {json.dumps(new)} "
+                          f"in this config{advice}")
+    old_entrants = store.entrants()
+    if [e.name for e in old_entrants] != [e.name for e in prepared.entrants]:
+        raise ConfigError(f"{where}: its entrants are {[e.name for e in old_entrants]}, this "
+                          f"config's are {[e.name for e in prepared.entrants]}{advice}")
+    for old_e, new_e in zip(old_entrants, prepared.entrants):
+        if old_e.content_hash != new_e.content_hash:
+            raise ConfigError(
+                f"{where}: entrant {new_e.name!r} ({new_e.path}) has changed since the "
+                f"tournament started (its files hash to {new_e.content_hash[:12]}, the store "
+                f"has {old_e.content_hash[:12]}); restore it{advice}")
+    if store.schedule_hash != schedule_hash(prepared.schedule):
+        raise ConfigError(f"{where}: its schedule differs from this config's (made by another "
+                          f"version of arena?){advice}")
+
+
+def _first_difference(old: Any, new: Any, path: str = "") -> tuple[str | None, Any, Any]:
+    """The first key (``format.rounds``, ``entrants[2].path``) whose values differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            found = _first_difference(old.get(key), new.get(key), f"{path}.{key}" if path else key)
+            if found[0] is not None:
+                return found
+        return None, None, None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new)):
+            found = _first_difference(a, b, f"{path}[{i}]")
+            if found[0] is not None:
+                return found
+        return None, None, None
+    if old != new:
+        return path, old, new
+    return None, None, None
+
+
+@contextlib.contextmanager
+def output_lock(folder: Path) -> Iterator[None]:
+    """Only one run at a time per output folder (the lock dies with its process, even killed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    with open(folder / LOCK_NAME, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            raise ArenaError(f"output folder {str(folder)!r} is in use by another run "
+                             f"({handle.read().strip() or 'unknown process'})") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class _Interrupts:
+    """First Ctrl-C: finish the matches in flight, then stop. Second: stop at once."""
+
+    def __init__(self, backend: Backend, say: Callable[[str], None]) -> None:
+        self.backend = backend
+        self.say = say
+        self.count = 0
+        self._previous: Any = None
+
+    def __enter__(self) -> "_Interrupts":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def _handle(self, _signum: int, _frame: Any) -> None:
+        self.count += 1
+        if self.count == 1:
+            self.backend.stop()
+            self.say("stopping after the matches in flight; press Ctrl-C again to stop at once")
+            return
+        self.backend.abort()
+        raise KeyboardInterrupt
+
+
+def run_tournament(prepared: Prepared, *, workers: int | None = None,
+                   backend: Backend | None = None, progress: bool = True,
+                   say: Callable[[str], None] | None = None) -> RunResult:
+    """Play every match the store does not hold yet; resumable at any moment."""
+    with output_lock(prepared.output):
+        store, resumed = open_store(prepared)
+        with store:
+            return _play(prepared, store, resumed, workers, backend, progress, say)
+
+
+def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
+          backend: Backend | None, show: bool, say: Callable[[str], None] | None) -> RunResult:
+    done_ids = store.done_ids()
+    todo = [m for m in prepared.schedule.matches if m.id not in done_ids]
+    total = len(prepared.schedule)
+    done, failures = store.count()
+    bar = Progress(total, done, failures, enabled=show)
+    say = say or bar.message
+    if prepared.schedule.note:
+        say(f"note: {prepared.schedule.note}")
+    if resumed:
+        say(f"resuming: {done} of {total} matches already played")
+    if backend is None:
+        n = workers or prepared.config.workers or default_workers()
+        backend = ProcessBackend(min(n, max(1, len(todo))))
+    by_id = {m.id: m for m in todo}
+    run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
+    outcome = "error"
+    played = 0
+    try:
+        with _Interrupts(backend, say) as interrupts:
+            bar.draw(force=True)
+            results = backend.run(prepared.job(m) for m in todo)
+            try:
+                for finished in results:
+                    match = by_id.pop(finished.match_id)
+                    _check_record(match, finished.record, prepared)
+                    store.add_match(match, finished.record, startup_ms=finished.startup_ms,
+                                    wall_ms=finished.wall_ms, worker=finished.worker, run_id=run_id)
+                    played += 1
+                    bar.advance(sum(1 for s in finished.record.statuses if s.status != "ok"))
+            finally:
+                close = getattr(results, "close", None)
+                if close is not None:
+                    close()
+            outcome = "complete" if not by_id else "stopped"
+    except KeyboardInterrupt:
+        outcome = "aborted"
+        raise
+    finally:
+        bar.close()
+        with contextlib.suppress(Exception):
+            store.end_run(run_id, outcome)
+    done, failures = store.count()
+    return RunResult(outcome, played, done, total, failures, store.path)
+
+
+def _check_record(match: ScheduledMatch, record: MatchRecord, prepared: Prepared) -> None:
+    names = [prepared.entrants[e].name for e in match.seats]
+    if record.seed != match.seed or [s["name"] for s in record.seats] != names:
+        raise RuntimeError(f"match {match.id}: the backend returned a record for another match "
+                           f"(seed {record.seed}, seats {[s['name'] for s in record.seats]})")
+
+
+# ----- replay --------------------------------------------------------------------------------
+
+@dataclass
+class Replay:
+    match_id: int
+    stored: MatchRecord | None   # None if the match has not been played yet
+    replayed: MatchRecord
+    warnings: list[str]
+
+    def comparison(self) -> str:
+        """How the replay compares with the stored match, in one or two lines."""
+        new = self.replayed
+        if self.stored is None:
+            return "the store has no result for this match yet; nothing to compare"
+        old = self.stored
+        same_deal = _chance_prefix(old) == _chance_prefix(new)
+        deal = "same deal" if same_deal else "a DIFFERENT deal (the game or its options changed?)"
+        old_actions = [d["action"] for d in old.decisions]
+        new_actions = [d["action"] for d in new.decisions]
+        if old_actions == new_actions and old.scores == new.scores and old.ranks == new.ranks:
+            return f"identical to the stored match: {deal}, same {len(new_actions)} decisions, " \
+                   f"same result"
+        k = next((i for i, (a, b) in enumerate(zip(old_actions, new_actions)) if a != b),
+                 min(len(old_actions), len(new_actions)))
+        at = (f"decision {k}: stored {old_actions[k]!r}, replayed {new_actions[k]!r}"
+              if k < min(len(old_actions), len(new_actions)) else f"after decision {k}")
+        return (f"differs from the stored match at {at} ({deal}; bots that choose at random "
+                f"play differently on the same deal)")
+
+
+def _chance_prefix(record: MatchRecord) -> list[dict[str, Any]]:
+    """The events before the first decision: the deal, which depends on the seed alone."""
+    out = []
+    for event in record.events:
+        if event.get("type") == "action":
+            break
+        out.append(event)
+    return out
+
+
+def replay_match(output: str | Path, match_id: int) -> Replay:
+    """Play match ``match_id`` of a stored tournament again, alone, with its seed and seats."""
+    with Store.open(output) as store:
+        config = store.config()
+        entrants = store.entrants()
+        planned = store.planned
+        if not 1 <= match_id <= planned:
+            raise ArenaError(f"{output}: there is no match {match_id}; match ids run from 1 to "
+                             f"{planned}")
+        stored = store.record(match_id) if match_id in store.done_ids() else None
+    warnings = []
+    bots = []
+    for e in entrants:
+        bot = load_bot(e.path)
+        if bot.name != e.name:
+            bot = dataclasses.replace(bot, name=e.name)
+        if bot.content_hash() != e.content_hash:
+            warnings.append(f"entrant {e.name!r} ({e.path}) has changed since the match was played")
+        bots.append(bot)
+    names = [e.name for e in entrants]
+    candidates = check_entrant_count(config, names) if config.format.type == "gauntlet" else ()
+    schedule = make_schedule(len(entrants), config.format, config.seed, candidates)
+    match = schedule.matches[match_id - 1]
+    job = MatchJob(match_id=match.id, game=config.game, options=dict(config.options),
+                   bots=tuple(bots[e] for e in match.seats), seed=match.seed,
+                   time_control=config.time_control, limits=dict(config.limits))
+    return Replay(match_id, stored, play_job(job).record, warnings)
+
+
+__all__ = ["Prepared", "RunResult", "Replay", "prepare", "open_store", "run_tournament",
+           "replay_match", "output_lock", "STORE_NAME"]

@@ -1,0 +1,181 @@
+"""Schedules: which entrants meet, in which seats, on which deal — a pure function of the config.
+
+What a schedule promises (tests/tournaments/test_schedule.py checks each with hypothesis):
+
+- Round-robin: every table of ``players`` entrants (every pair, for 2 players) is played once per
+  round; so every pair of entrants meets equally often. Gauntlet: every table holds one candidate
+  and ``players - 1`` entrants of the field; candidates never meet each other.
+- When there are more possible tables than ``max_tables``, a *balanced sample* is played instead,
+  and ``Schedule.note`` says so: every entrant (in a gauntlet: every candidate, and every member of
+  the field) sits at the same number of tables; pairs meet as evenly as a greedy choice manages.
+- Seats rotate: each table is played once per cyclic rotation of its seats, so every entrant sits
+  in every seat equally often. Odd rounds reverse the table's order around the table, so with 3 or
+  4 players the neighbours on each side change too.
+- Duplicate deals: all rotations of one table in one round share one deal (one seed), so every
+  entrant of the table holds every hand of that deal and the luck of the deal cancels out.
+  Without duplicate deals, every match has a deal of its own.
+- Match ids count from 1 in schedule order; deal numbers count from 0; every seed is
+  ``seeds.deal_seed(tournament seed, deal)``. Table order within a round is shuffled (seeded), so
+  a run stopped halfway has played a fair slice of every entrant's matches.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from tournaments.config import GAUNTLET, FormatConfig
+from tournaments.seeds import deal_seed, derive_seed
+
+
+
+@dataclass(frozen=True)
+class ScheduledMatch:
+    """One match of the schedule: who sits where, and which deal they play."""
+
+    id: int                  # 1-based place in the schedule
+    round: int               # 0-based round
+    table: int               # index into Schedule.tables
+    rotation: int            # 0 .. players-1: seat i holds table[(i + rotation) % players]
+    deal: int                # deal number; the matches of a duplicate set share it
+    seed: int                # the deal's seed, given to the game
+    seats: tuple[int, ...]   # entrant index in each seat
+
+
+@dataclass(frozen=True)
+class Schedule:
+    matches: tuple[ScheduledMatch, ...]
+    tables: tuple[tuple[int, ...], ...]  # entrant indexes of each table, in table order
+    possible_tables: int
+    note: str = ""  # set when only a sample of the possible tables is played
+
+    @property
+    def sampled(self) -> bool:
+        return len(self.tables) < self.possible_tables
+
+    def __len__(self) -> int:
+        return len(self.matches)
+
+
+def make_schedule(num_entrants: int, fmt: FormatConfig, seed: int,
+                  candidates: Sequence[int] = ()) -> Schedule:
+    """The schedule of a tournament of ``num_entrants`` (indexes 0..n-1) in format ``fmt``."""
+    size = fmt.players
+    rng = random.Random(derive_seed(seed, "tables"))
+    if fmt.type == GAUNTLET:
+        tables, possible, note = _gauntlet_tables(num_entrants, size, sorted(candidates),
+                                                  fmt.max_tables, rng)
+    else:
+        tables, possible, note = _round_robin_tables(num_entrants, size, fmt.max_tables, rng)
+    matches: list[ScheduledMatch] = []
+    deal = 0
+    for rnd in range(fmt.rounds):
+        order = list(range(len(tables)))
+        random.Random(derive_seed(seed, "order", rnd)).shuffle(order)
+        for t in order:
+            base = tables[t] if rnd % 2 == 0 else tables[t][::-1]
+            for rotation in range(size):
+                seats = tuple(base[(i + rotation) % size] for i in range(size))
+                matches.append(ScheduledMatch(
+                    id=len(matches) + 1, round=rnd, table=t, rotation=rotation, deal=deal,
+                    seed=deal_seed(seed, deal), seats=seats))
+                if not fmt.duplicate:
+                    deal += 1
+            if fmt.duplicate:
+                deal += 1
+    return Schedule(tuple(matches), tuple(tables), possible, note)
+
+
+def _round_robin_tables(n: int, size: int, max_tables: int,
+                        rng: random.Random) -> tuple[list[tuple[int, ...]], int, str]:
+    possible = math.comb(n, size)
+    count = _sample_count(n, size, max_tables)
+    if possible <= max_tables or count >= possible:  # all of them, or no smaller balanced sample
+        return list(combinations(range(n), size)), possible, ""
+    tables = _balanced_sample(list(range(n)), size, count, rng)
+    per = len(tables) * size // n
+    note = (f"{possible:,} possible tables of {size} among {n} entrants is more than "
+            f"format.max_tables = {max_tables}; playing a balanced sample of {len(tables)} tables "
+            f"in which every entrant sits at {per}")
+    return tables, possible, note
+
+
+def _gauntlet_tables(n: int, size: int, candidates: list[int], max_tables: int,
+                     rng: random.Random) -> tuple[list[tuple[int, ...]], int, str]:
+    field = [i for i in range(n) if i not in candidates]
+    per_candidate = math.comb(len(field), size - 1)
+    possible = per_candidate * len(candidates)
+    if possible <= max_tables:
+        tables = [tuple(sorted((c, *rest))) for c in candidates
+                  for rest in combinations(field, size - 1)]
+        return tables, possible, ""
+    count = _sample_count(len(field), size - 1, max(1, max_tables // len(candidates)))
+    if count >= per_candidate:
+        tables = [tuple(sorted((c, *rest))) for c in candidates
+                  for rest in combinations(field, size - 1)]
+        return tables, possible, ""
+    tables = []
+    for c in candidates:
+        tables += [tuple(sorted((c, *rest))) for rest in _balanced_sample(field, size - 1, count, rng)]
+    per = count * (size - 1) // len(field)
+    note = (f"{possible:,} possible gauntlet tables is more than format.max_tables = {max_tables}; "
+            f"playing a balanced sample: each candidate at {count} tables, meeting every member "
+            f"of the field {per} time(s)")
+    return tables, possible, note
+
+
+def _sample_count(n: int, size: int, max_tables: int) -> int:
+    """The largest table count ≤ max_tables (at least one pass) that seats everyone equally often."""
+    step = n // math.gcd(n, size)  # tables per whole number of passes through the entrants
+    return max(step, max_tables // step * step)
+
+
+def _balanced_sample(pool: list[int], size: int, count: int,
+                     rng: random.Random) -> list[tuple[int, ...]]:
+    """``count`` tables of ``size`` from ``pool``, every member at exactly count*size/len(pool).
+
+    The sample is built in *passes*: each pass seats every member of the pool once (a member left
+    over at the end of a pass starts the first table of the next, so a pass need not divide
+    evenly). Within a pass, tables are filled greedily: each seat goes to the member of the pass
+    not yet seated who has met the table's members least so far (a shuffled order breaks ties), and
+    a table already in the sample is avoided when another member can complete the table.
+    """
+    n = len(pool)
+    passes = count * size // n
+    pairs: Counter[tuple[int, int]] = Counter()
+    seen: set[tuple[int, ...]] = set()
+    tables: list[tuple[int, ...]] = []
+    carry: list[int] = []
+    for _ in range(passes):
+        remaining = pool[:]
+        rng.shuffle(remaining)
+        while len(carry) + len(remaining) >= size:
+            table = carry or [remaining.pop(0)]
+            carry = []
+            while len(table) < size:
+                best = min(
+                    (c for c in remaining if c not in table),
+                    key=lambda c: (_seen_penalty(table, c, size, seen)
+                                   + sum(pairs[_pair(c, m)] for m in table)))
+                remaining.remove(best)
+                table.append(best)
+            chunk = tuple(sorted(table))
+            seen.add(chunk)
+            pairs.update(combinations(chunk, 2))
+            tables.append(chunk)
+        carry = remaining
+    assert not carry and len(tables) == count
+    return tables
+
+
+def _pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+def _seen_penalty(table: list[int], candidate: int, size: int, seen: set[tuple[int, ...]]) -> int:
+    if len(table) + 1 < size:
+        return 0
+    return 1000 if tuple(sorted((*table, candidate))) in seen else 0

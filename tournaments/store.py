@@ -1,0 +1,358 @@
+"""The result store: one SQLite file per tournament, written by the parent process only.
+
+Layout (``SCHEMA``): ``meta`` (format version, the config, the schedule's size and note, the
+rating environment), ``entrants`` (id, name, folder, content hash), ``matches`` (one row per
+*finished* match, keyed by its schedule id, with seats, seed, scores, ranks, statuses, reasons,
+timings, stderr tails and the full match record as zlib-compressed JSON) and ``runs`` (one row per
+invocation, for the record).
+
+Durability: WAL journal; every match is one transaction, committed as soon as the match ends, so a
+kill at any moment (SIGKILL included) leaves every finished match stored once and none half-stored;
+the matches in flight are simply played again on resume. ``synchronous=NORMAL`` survives any
+process kill; only an OS crash or power cut can lose the last few commits (never corrupt the file).
+
+Readers (``arena ratings``, the report renderer) open the file read-only with :meth:`Store.open`
+and use the read API: :meth:`config`, :meth:`entrants`, :meth:`matches`, :meth:`record`.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.record import OK, MatchRecord
+from tournaments.config import TournamentConfig
+
+STORE_NAME = "tournament.sqlite"
+STORE_FORMAT = "arena-tournament-store/1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL                    -- JSON
+);
+CREATE TABLE IF NOT EXISTS entrants (
+    id           INTEGER PRIMARY KEY,      -- 0-based index in the config's entrant order
+    name         TEXT NOT NULL UNIQUE,
+    path         TEXT NOT NULL,            -- absolute bot folder
+    content_hash TEXT NOT NULL             -- sha256 of the folder's files (BotSpec.content_hash)
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id           INTEGER PRIMARY KEY,      -- 1-based place in the schedule
+    round        INTEGER NOT NULL,
+    table_no     INTEGER NOT NULL,
+    rotation     INTEGER NOT NULL,
+    deal         INTEGER NOT NULL,         -- matches of one duplicate set share their deal
+    seed         INTEGER NOT NULL,
+    seats        TEXT NOT NULL,            -- JSON: entrant id per seat
+    scores       TEXT NOT NULL,            -- JSON: per seat
+    ranks        TEXT NOT NULL,            -- JSON: per seat, 1 = first, ties share
+    statuses     TEXT NOT NULL,            -- JSON: per seat, arena.record statuses
+    reasons      TEXT NOT NULL,            -- JSON: per seat, '' when ok
+    think_ms     TEXT NOT NULL,            -- JSON: per seat, thinking time used
+    stderr_tails TEXT NOT NULL,            -- JSON: per seat
+    failures     INTEGER NOT NULL,         -- seats whose status is not ok
+    duration_ms  REAL NOT NULL,            -- the referee's match duration
+    startup_ms   REAL NOT NULL,            -- starting the bots and the handshake
+    wall_ms      REAL NOT NULL,            -- the whole match as the worker saw it
+    worker       TEXT NOT NULL,
+    run_id       INTEGER NOT NULL,
+    finished_at  TEXT NOT NULL,            -- UTC, ISO 8601
+    record       BLOB NOT NULL             -- zlib(JSON of the MatchRecord)
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id         INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,
+    ended_at   TEXT,
+    backend    TEXT NOT NULL,
+    workers    INTEGER NOT NULL,
+    outcome    TEXT                        -- complete, stopped, aborted, error (NULL: killed)
+);
+"""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    id: int
+    name: str
+    path: str
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One finished match as stored (everything but the full record)."""
+
+    id: int
+    round: int
+    table: int
+    rotation: int
+    deal: int
+    seed: int
+    seats: tuple[int, ...]          # entrant id per seat
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    statuses: tuple[str, ...]
+    reasons: tuple[str, ...]
+    think_ms: tuple[float, ...]
+    stderr_tails: tuple[str, ...]
+    duration_ms: float
+    startup_ms: float
+    wall_ms: float
+    worker: str
+    finished_at: str
+
+    @property
+    def failed(self) -> bool:
+        return any(s != OK for s in self.statuses)
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def store_path(output: str | Path) -> Path:
+    return Path(output) / STORE_NAME
+
+
+class Store:
+    """A tournament store. Writers: :meth:`create` / :meth:`open` with ``write=True``."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+
+    # ----- opening -------------------------------------------------------------------------
+    @staticmethod
+    def open(output: str | Path, *, write: bool = False) -> "Store":
+        """Open the store in an output folder (or the file itself); a clear error if there is none."""
+        path = Path(output)
+        if path.is_dir() or path.suffix != ".sqlite":
+            path = path / STORE_NAME
+        if not path.is_file():
+            raise ArenaError(f"{output}: no tournament store here (expected {path})")
+        if write:
+            conn = sqlite3.connect(path, isolation_level=None)
+        else:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                   isolation_level=None)
+        store = Store(conn, path)
+        try:
+            fmt = store._meta("format")
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise ArenaError(f"{path}: not a tournament store ({exc})") from None
+        if fmt is None:
+            conn.close()
+            raise ArenaError(f"{path}: not a tournament store (it has no format marker)")
+        if fmt != STORE_FORMAT:
+            conn.close()
+            raise ArenaError(f"{path}: store format {fmt!r}; this arena reads {STORE_FORMAT!r}")
+        if write:
+            store._pragmas()
+        return store
+
+    @staticmethod
+    def is_initialised(path: Path) -> bool:
+        """Whether ``path`` holds a store whose creation was committed."""
+        if not path.is_file():
+            return False
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            return row is not None
+        except sqlite3.DatabaseError:
+            return False
+        finally:
+            conn.close()
+
+    @staticmethod
+    def create(path: Path, config: TournamentConfig, entrants: Sequence[Entrant], *,
+               planned: int, note: str, draw_probability: float,
+               schedule_hash: str) -> "Store":
+        """Create a store and write the config and entrants in one transaction."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, isolation_level=None)
+        store = Store(conn, path)
+        store._pragmas()
+        with store._transaction():
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            if conn.execute("SELECT COUNT(*) FROM meta").fetchone()[0]:
+                raise ArenaError(f"{path}: already holds a tournament")
+            meta = {
+                "format": STORE_FORMAT, "config": config.to_dict(), "created_at": now(),
+                "planned": planned, "schedule_note": note, "draw_probability": draw_probability,
+                "schedule_hash": schedule_hash,
+            }
+            conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                             [(k, json.dumps(v)) for k, v in meta.items()])
+            conn.executemany("INSERT INTO entrants (id, name, path, content_hash) VALUES (?,?,?,?)",
+                             [(e.id, e.name, e.path, e.content_hash) for e in entrants])
+        return store
+
+    def _pragmas(self) -> None:
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA busy_timeout=10000")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    class _Txn:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def __enter__(self) -> None:
+            self.conn.execute("BEGIN IMMEDIATE")
+
+        def __exit__(self, exc_type: Any, *_: Any) -> None:
+            if exc_type is None:
+                self.conn.execute("COMMIT")
+            elif self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+
+    def _transaction(self) -> "Store._Txn":
+        return Store._Txn(self._conn)
+
+    # ----- read API ------------------------------------------------------------------------
+    def _meta(self, key: str) -> Any:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def config(self) -> TournamentConfig:
+        return TournamentConfig.from_dict(self._meta("config"))
+
+    def config_dict(self) -> dict[str, Any]:
+        return self._meta("config")
+
+    @property
+    def planned(self) -> int:
+        """How many matches the schedule holds."""
+        return int(self._meta("planned"))
+
+    @property
+    def schedule_note(self) -> str:
+        return self._meta("schedule_note") or ""
+
+    @property
+    def draw_probability(self) -> float:
+        return float(self._meta("draw_probability"))
+
+    @property
+    def schedule_hash(self) -> str:
+        return self._meta("schedule_hash") or ""
+
+    @property
+    def created_at(self) -> str:
+        return self._meta("created_at")
+
+    def entrants(self) -> list[Entrant]:
+        rows = self._conn.execute("SELECT id, name, path, content_hash FROM entrants ORDER BY id")
+        return [Entrant(*row) for row in rows]
+
+    def done_ids(self) -> set[int]:
+        return {row[0] for row in self._conn.execute("SELECT id FROM matches")}
+
+    def count(self) -> tuple[int, int]:
+        """(finished matches, seat failures among them)."""
+        row = self._conn.execute("SELECT COUNT(*), COALESCE(SUM(failures), 0) FROM matches").fetchone()
+        return int(row[0]), int(row[1])
+
+    _COLUMNS = ("id, round, table_no, rotation, deal, seed, seats, scores, ranks, statuses, reasons, "
+                "think_ms, stderr_tails, duration_ms, startup_ms, wall_ms, worker, finished_at")
+
+    def matches(self) -> list[MatchRow]:
+        """Every finished match, in schedule order."""
+        return list(self.iter_matches())
+
+    def iter_matches(self) -> Iterator[MatchRow]:
+        rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM matches ORDER BY id")
+        for row in rows:
+            yield _match_row(row)
+
+    def match(self, match_id: int) -> MatchRow:
+        row = self._conn.execute(f"SELECT {self._COLUMNS} FROM matches WHERE id = ?",
+                                 (match_id,)).fetchone()
+        if row is None:
+            raise ArenaError(self._missing(match_id))
+        return _match_row(row)
+
+    def record(self, match_id: int) -> MatchRecord:
+        """The full match record of a finished match."""
+        row = self._conn.execute("SELECT record FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            raise ArenaError(self._missing(match_id))
+        return MatchRecord.from_json(zlib.decompress(row[0]).decode("utf-8"))
+
+    def _missing(self, match_id: int) -> str:
+        planned = self.planned
+        if not 1 <= match_id <= planned:
+            return f"{self.path}: there is no match {match_id}; match ids run from 1 to {planned}"
+        return f"{self.path}: match {match_id} has not been played yet"
+
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT id, started_at, ended_at, backend, workers, outcome FROM runs ORDER BY id")
+        keys = ("id", "started_at", "ended_at", "backend", "workers", "outcome")
+        return [dict(zip(keys, row)) for row in rows]
+
+    # ----- write API (the parent process only) ---------------------------------------------
+    def begin_run(self, backend: str, workers: int) -> int:
+        with self._transaction():
+            cur = self._conn.execute("INSERT INTO runs (started_at, backend, workers) VALUES (?,?,?)",
+                                     (now(), backend, workers))
+        return int(cur.lastrowid)
+
+    def end_run(self, run_id: int, outcome: str) -> None:
+        with self._transaction():
+            self._conn.execute("UPDATE runs SET ended_at = ?, outcome = ? WHERE id = ?",
+                               (now(), outcome, run_id))
+
+    def add_match(self, scheduled: Any, record: MatchRecord, *, startup_ms: float, wall_ms: float,
+                  worker: str, run_id: int) -> None:
+        """Store one finished match in its own transaction (``scheduled``: a ScheduledMatch)."""
+        statuses = record.statuses
+        blob = zlib.compress(record.to_json().encode("utf-8"), 6)
+        values = (
+            scheduled.id, scheduled.round, scheduled.table, scheduled.rotation, scheduled.deal,
+            scheduled.seed, json.dumps(list(scheduled.seats)), json.dumps(record.scores),
+            json.dumps(record.ranks), json.dumps([s.status for s in statuses]),
+            json.dumps([s.reason for s in statuses]),
+            json.dumps([round(s.time_ms, 3) for s in statuses]),
+            json.dumps([s.stderr_tail for s in statuses]),
+            sum(1 for s in statuses if s.status != OK), record.duration_ms, startup_ms, wall_ms,
+            worker, run_id, now(), blob,
+        )
+        with self._transaction():
+            self._conn.execute(
+                "INSERT INTO matches (id, round, table_no, rotation, deal, seed, seats, scores, "
+                "ranks, statuses, reasons, think_ms, stderr_tails, failures, duration_ms, "
+                "startup_ms, wall_ms, worker, run_id, finished_at, record) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
+
+
+def _match_row(row: Sequence[Any]) -> MatchRow:
+    (mid, rnd, table, rotation, deal, seed, seats, scores, ranks, statuses, reasons, think,
+     tails, duration, startup, wall, worker, finished) = row
+    return MatchRow(
+        id=mid, round=rnd, table=table, rotation=rotation, deal=deal, seed=seed,
+        seats=tuple(json.loads(seats)), scores=tuple(json.loads(scores)),
+        ranks=tuple(json.loads(ranks)), statuses=tuple(json.loads(statuses)),
+        reasons=tuple(json.loads(reasons)), think_ms=tuple(json.loads(think)),
+        stderr_tails=tuple(json.loads(tails)), duration_ms=duration, startup_ms=startup,
+        wall_ms=wall, worker=worker, finished_at=finished,
+    )
