@@ -16,7 +16,7 @@ from reports.data import RatingPoint
 from reports.model import _nice_step
 
 WIDTH, HEIGHT = 960, 400
-LEFT, RIGHT, TOP, BOTTOM = 52, 16, 14, 40
+LEFT, RIGHT, TOP, BOTTOM = 52, 30, 14, 40
 POINT_BUDGET = 6000  # points over all bots; each bot gets its share, between 60 and 400
 
 

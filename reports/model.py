@@ -1,4 +1,4 @@
-"""View models: what each page shows, computed from ``TournamentData`` before any template runs.
+"""Builds the view models (``reports.views``) of every page from ``TournamentData``.
 
 Templates only lay these out. Numbers are formatted here, once, with fixed precision, so that
 rendering the same store twice gives the same bytes. Links are relative to the site's root;
@@ -9,237 +9,19 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import Any
 
 from reports.colours import bot_colour, heat
 from reports.data import MatchInfo, Standing, TournamentData
+from reports.views import (
+    BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
+    LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact,
+    IndexView, OpponentRow, FailureGroup, FailureDetail, BotView, BotMatchesView,
+    MatchListView, SeatDetail, MatchView,
+)
 
 MATCHES_PER_PAGE = 500  # rows per match-list page: ~150 kB of HTML
 FAILURE_DETAILS = 30  # failures shown in full (with stderr) on a bot's page; the rest are counted
-
-
-# ----- small pieces ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class BotRef:
-    """A link to a bot's page, with the bot's colour in charts."""
-
-    id: int
-    name: str
-    href: str
-    colour: str
-
-
-@dataclass(frozen=True)
-class PageLink:
-    label: str
-    href: str
-    current: bool = False
-
-
-@dataclass(frozen=True)
-class Pager:
-    """Links between the pages of one split list."""
-
-    pages: list[PageLink]
-    prev: str | None
-    next: str | None
-    summary: str  # "matches 501–1,000 of 10,000"
-
-
-@dataclass(frozen=True)
-class SeatCell:
-    bot: BotRef
-    score: str
-    rank: int | None
-    status: str
-    ok: bool
-
-
-@dataclass(frozen=True)
-class MatchRow:
-    """A line of a match list."""
-
-    id: int
-    number: int
-    href: str
-    seed: int
-    seats: list[SeatCell]
-    played: bool
-    failed: bool
-    duration: str
-    outcome: str  # "A won", "draw", "B failed: timeout"
-
-
-# ----- index -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class UncertaintyBar:
-    """Positions and widths in percent of the shared scale: μ ± 3σ whisker, μ ± σ box, μ mark."""
-
-    lo3: str
-    w3: str
-    lo1: str
-    w1: str
-    mu: str
-
-
-@dataclass(frozen=True)
-class LeaderRow:
-    rank: int
-    bot: BotRef
-    exposed: str
-    mu: str
-    sigma: str
-    bar: UncertaintyBar
-    matches: int
-    wins: int
-    draws: int
-    win_rate: str
-    avg_score: str
-    failures: int
-
-
-@dataclass(frozen=True)
-class Tick:
-    pos: str  # percent
-    label: str
-
-
-@dataclass(frozen=True)
-class H2HCell:
-    main: str
-    sub: str
-    title: str
-    background: str
-    colour: str
-    empty: bool = False
-    self_cell: bool = False
-
-
-@dataclass(frozen=True)
-class H2HRow:
-    bot: BotRef
-    cells: list[H2HCell]
-
-
-@dataclass(frozen=True)
-class HeadToHead:
-    two_player: bool
-    bots: list[BotRef]
-    rows: list[H2HRow]
-    legend_low: str
-    legend_high: str
-    legend_stops: list[str]
-
-
-@dataclass(frozen=True)
-class Fact:
-    label: str
-    value: str
-
-
-@dataclass
-class IndexView:
-    name: str
-    game_title: str
-    facts: list[Fact]
-    options: list[Fact]
-    leaderboard: list[LeaderRow]
-    scale_ticks: list[Tick]
-    head_to_head: HeadToHead
-    chart_svg: Any  # markupsafe.Markup, built by reports.charts
-    chart_legend: list[BotRef]
-    match_pages: list[PageLink]
-    failed_matches: list[MatchRow]
-    failed_total: int
-
-
-# ----- per bot -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class OpponentRow:
-    bot: BotRef
-    matches: int
-    wins: int
-    draws: int
-    losses: int
-    score_rate: str
-    avg_place: str
-    avg_score: str
-    avg_opponent_score: str
-    background: str
-    colour: str
-
-
-@dataclass(frozen=True)
-class FailureGroup:
-    status: str
-    reason: str
-    count: int
-    first_href: str
-    first_number: int
-
-
-@dataclass(frozen=True)
-class FailureDetail:
-    match: MatchRow
-    status: str
-    reason: str
-    stderr_tail: str
-
-
-@dataclass
-class BotView:
-    bot: BotRef
-    rank: int
-    path: str
-    facts: list[Fact]
-    opponents: list[OpponentRow]
-    two_player: bool
-    failure_groups: list[FailureGroup]
-    failures: list[FailureDetail]
-    failures_total: int
-    matches: list[MatchRow]
-    pager: Pager
-
-
-@dataclass
-class BotMatchesView:
-    bot: BotRef
-    matches: list[MatchRow]
-    pager: Pager
-
-
-@dataclass
-class MatchListView:
-    matches: list[MatchRow]
-    pager: Pager
-
-
-# ----- per match ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SeatDetail:
-    seat: int
-    bot: BotRef
-    score: str
-    rank: int | None
-    status: str
-    ok: bool
-    reason: str
-    stderr_tail: str
-    time: str
-
-
-@dataclass
-class MatchView:
-    row: MatchRow
-    total: int
-    seats: list[SeatDetail]
-    facts: list[Fact]
-    record: dict[str, Any] | None
-    drawer: str | None  # "games/block.js" when the game has a drawing, else None
-    log: list[str]
-    prev_href: str | None
-    next_href: str | None
 
 
 # ----- formatting --------------------------------------------------------------------------------
@@ -348,16 +130,14 @@ class SiteModel:
         )
 
     def outcome(self, m: MatchInfo) -> str:
+        """"heavy won", "draw", or "heavy won (flaky failed: crash)"."""
         if not m.played:
             return "not played" if m.status in ("", "pending") else m.status
-        failed = [self.bot(e).name + f" {m.statuses[s]}" for s, e in enumerate(m.seats)
-                  if m.statuses[s] != "ok"]
-        if failed:
-            return "; ".join(failed)
         top = [s for s, r in enumerate(m.ranks) if r == 1]
-        if len(top) > 1:
-            return "draw"
-        return f"{self.bot(m.seats[top[0]]).name} won"
+        text = "draw" if len(top) > 1 else f"{self.bot(m.seats[top[0]]).name} won"
+        failed = [f"{self.bot(e).name} failed: {m.statuses[s].replace('_', ' ')}"
+                  for s, e in enumerate(m.seats) if m.statuses[s] != "ok"]
+        return f"{text} ({'; '.join(failed)})" if failed else text
 
     # -- index ------------------------------------------------------------------------------------
     def index(self, chart_svg: Any) -> IndexView:
@@ -379,6 +159,7 @@ class SiteModel:
         return IndexView(
             name=d.name, game_title=self.game_title(), facts=facts, options=options,
             leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(),
+            any_draws=any(s.draws for s in d.standings),
             head_to_head=self.head_to_head(), chart_svg=chart_svg,
             chart_legend=[self.bot(e) for e in self.ranked],
             match_pages=[PageLink(self.page_label(i, len(self.data.matches)), self.list_href(i))
@@ -432,7 +213,7 @@ class SiteModel:
                 rank=i, bot=self.bot(s.entrant), exposed=fmt(s.exposed), mu=fmt(s.mu), sigma=fmt(s.sigma),
                 bar=self._bar(s),
                 matches=s.matches, wins=s.wins, draws=s.draws,
-                win_rate=fmt(100 * s.wins / s.matches, 0) + "%" if s.matches else "—",
+                win_rate=fmt(100 * s.wins / s.matches, 0) + "%" if s.matches else "",
                 avg_score=fmt(s.avg_score, 1), failures=s.failures,
             ))
         return rows
@@ -536,9 +317,6 @@ class SiteModel:
                              self.pager(page, len(self.data.matches), self.list_href))
 
     # -- bots -------------------------------------------------------------------------------------
-    def bot_matches(self, entrant: int) -> list[MatchInfo]:
-        return [m for m in self.data.matches if entrant in m.seats]
-
     def bot_view(self, entrant: int, matches: list[MatchInfo]) -> BotView:
         ref = self.bot(entrant)
         s: Standing | None = self.standing.get(entrant)
@@ -599,7 +377,7 @@ class SiteModel:
 
     # -- one match --------------------------------------------------------------------------------
     def match_view(self, index: int, record: dict[str, Any] | None, drawer: str | None,
-                   log: list[str]) -> MatchView:
+                   log: str) -> MatchView:
         ms = self.data.matches
         m = ms[index]
         seats = []
@@ -623,6 +401,7 @@ class SiteModel:
         return MatchView(
             row=self.match_row(m), total=len(ms), seats=seats, facts=facts, record=record,
             drawer=drawer, log=log,
+            list_href=self.list_href(index // MATCHES_PER_PAGE + 1),
             prev_href=self.match_href(ms[index - 1].id) if index > 0 else None,
             next_href=self.match_href(ms[index + 1].id) if index + 1 < len(ms) else None,
         )

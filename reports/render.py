@@ -12,7 +12,6 @@ Layout of the output folder (all links relative, so it works from ``file://``)::
 from __future__ import annotations
 
 import json
-import shutil
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,10 @@ from markupsafe import Markup
 
 from reports.charts import Series, rating_history_svg
 from reports.data import TournamentData
-from reports.model import MATCHES_PER_PAGE, SiteModel
+from reports.model import SiteModel
 
 STATIC_SUFFIXES = (".css", ".js")
 
-_JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'": "\\u0027"})
 
 
 def json_script(value: Any) -> Markup:
@@ -36,7 +34,8 @@ def json_script(value: Any) -> Markup:
     of the site.
     """
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return Markup(text.translate(_JSON_ESCAPES))
+    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+                  .replace("'", "\\u0027"))
 
 
 def environment() -> Environment:
@@ -60,7 +59,7 @@ class SiteWriter:
         self.out = out
         self.model = SiteModel(data)
         self.env = environment()
-        self.common = {"site_name": data.name, "per_page": MATCHES_PER_PAGE, "game": data.game}
+        self.common = {"site_name": data.name, "game": data.game}
         self._templates = {}
         self.written = 0
 
@@ -139,7 +138,7 @@ class SiteWriter:
         drawer = self.drawer_for(self.data.game)
         for i, match in enumerate(self.data.matches):
             record = self.data.record(match.id) if match.played else None
-            log: list[str] = []
+            log: list[str] = []  # the game's own words for each event, for reading without script
             if record is not None and game is not None:
                 names = [s.get("name", f"seat {i}") for i, s in enumerate(record.get("seats", []))]
                 for event in record.get("events", []):
@@ -150,7 +149,7 @@ class SiteWriter:
                     if line is not None:
                         log.append(line)
             self._page("match.html.j2", self.model.match_href(match.id), page_kind="match",
-                       v=self.model.match_view(i, record, drawer, log))
+                       v=self.model.match_view(i, record, drawer, "\n".join(log)))
 
 
 def write_site(data: TournamentData, out: Path) -> Path:
@@ -159,6 +158,3 @@ def write_site(data: TournamentData, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     return SiteWriter(data, out).write()
 
-
-def copy_tree(src: Path, dst: Path) -> None:  # pragma: no cover - convenience for callers
-    shutil.copytree(src, dst, dirs_exist_ok=True)

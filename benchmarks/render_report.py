@@ -1,0 +1,179 @@
+"""Report rendering at scale: the whole site of a 10,000-match tournament, timed.
+
+    python benchmarks/render_report.py [--matches N] [--dir FOLDER] [--fresh]
+
+Builds a real tournament store through the store's own write API (``Store.create``,
+``add_match``) from the real schedule (``make_schedule``): 8 entrants, 2-player Block with the
+default options, every match a complete, valid record played by the Block engine in this process
+(simple strategies per entrant instead of bot processes, so building takes about a minute, not
+hours). One entrant crashes in about 3% of its matches, with a reason and a stderr tail, like a
+real failing bot. The store is kept in FOLDER (default: a fixed folder under the system's temp
+folder) and reused by later runs; ``--fresh`` builds it again.
+
+Then it renders the site with ``reports.render_site`` exactly as ``arena report`` does, and prints
+the time, the number of pages, the site's size and the index page's size (target: under 1 MB).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.games import get_game  # noqa: E402
+from arena.options import options_to_dict  # noqa: E402
+from arena.record import CRASH, OK, MatchRecord, SeatStatus  # noqa: E402
+from reports import render_site  # noqa: E402
+from tournaments.config import parse_config  # noqa: E402
+from tournaments.run import schedule_hash  # noqa: E402
+from tournaments.schedule import make_schedule  # noqa: E402
+from tournaments.store import Entrant, Store, store_path  # noqa: E402
+
+INDEX_TARGET = 1_000_000
+ENTRANTS = ("random", "heavy", "light", "doubles", "hoarder", "mixed", "first", "crashy")
+
+
+def pips(action: str) -> int:
+    a, _, b = action.split(":")[0].partition("-")
+    return int(a) + int(b) if b else -1
+
+
+def choose(strategy: str, legal: list[str], rng: random.Random) -> str:
+    """A few simple Block strategies, so that ratings spread out as in a real tournament."""
+    if strategy == "heavy":
+        return max(legal, key=pips)
+    if strategy == "light":
+        return min(legal, key=pips)
+    if strategy == "doubles":
+        doubles = [a for a in legal if a.split(":")[0].split("-")[0] == a.split(":")[0].split("-")[-1]]
+        return max(doubles or legal, key=pips)
+    if strategy == "hoarder":
+        return max(legal, key=lambda a: (pips(a) * 0.5 + rng.random() * 6))
+    if strategy == "mixed":
+        return max(legal, key=pips) if rng.random() < 0.6 else rng.choice(legal)
+    if strategy == "first":
+        return legal[0]
+    return rng.choice(legal)  # random, crashy
+
+
+def play(seats: tuple[int, ...], seed: int, match_id: int) -> tuple[MatchRecord, float]:
+    """One complete match record (and a plausible start-up time), as the referee would write it."""
+    game = get_game("block")
+    options = game.make_options(len(seats))
+    state = game.new_match(options, seed)
+    rng = random.Random(seed ^ (match_id * 7919))
+    names = [ENTRANTS[e] for e in seats]
+    record = MatchRecord(
+        game="block", options=options_to_dict(options), seed=seed,
+        seats=[{"name": n, "path": f"/bench/bots/{n}"} for n in names],
+        time_control={"move_ms": 1000, "bank_ms": 10000, "startup_ms": 10000},
+        sandbox="process-group",
+    )
+    statuses = [SeatStatus() for _ in seats]
+    crash_at = None
+    if "crashy" in names and rng.random() < 0.03:
+        crash_at = rng.randrange(10, 80)
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if crash_at is not None and len(record.decisions) == crash_at and names[seat] == "crashy":
+            statuses[seat] = SeatStatus(
+                CRASH, f"exited with code 1 while deciding (decision {crash_at})",
+                "Traceback (most recent call last):\n  File \"main.py\", line 9, in choose\n"
+                "ZeroDivisionError: division by zero\n", 0.0)
+            break
+        action = choose(names[seat], legal, rng)
+        ms = round(rng.uniform(0.05, 2.0), 3)
+        record.decisions.append({"seat": seat, "legal": legal, "action": action, "ms": ms})
+        statuses[seat].time_ms += ms
+        state.apply(action)
+    record.events = state.events
+    record.statuses = statuses
+    record.duration_ms = round(rng.uniform(60, 200), 3)
+    scores = list(state.scores())
+    if state.is_terminal() and not record.failed:
+        result = state.result()
+        record.scores, record.ranks = list(result.scores), list(result.ranks)
+    else:  # the referee's rule: a failed bot ranks last
+        record.scores = scores
+        record.ranks = [1 if s.status == OK else 2 for s in statuses]
+    return record, rng.uniform(40, 90)
+
+
+def build_store(folder: Path, matches: int) -> None:
+    rounds = math.ceil(matches / (len(ENTRANTS) * (len(ENTRANTS) - 1)))
+    config = parse_config({
+        "name": f"Benchmark: {matches:,} matches", "game": "block", "seed": 2024,
+        "entrants": [f"/bench/bots/{n}" for n in ENTRANTS],
+        "format": {"players": 2, "rounds": rounds},
+        "ratings": {"draw_probability": 0.01},
+    }, base_dir=folder, source="benchmark", stem="bench")
+    schedule = make_schedule(len(ENTRANTS), config.format, config.seed)
+    entrants = [Entrant(i, n, f"/bench/bots/{n}", f"{i:064x}") for i, n in enumerate(ENTRANTS)]
+    path = store_path(folder)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    store = Store.create(path, config, entrants, planned=matches, note="", draw_probability=0.01,
+                         schedule_hash=schedule_hash(schedule))
+    started = time.monotonic()
+    with store:
+        run_id = store.begin_run("benchmark", 1)
+        for i, scheduled in enumerate(schedule.matches[:matches], start=1):
+            record, startup = play(scheduled.seats, scheduled.seed, scheduled.id)
+            store.add_match(scheduled, record, startup_ms=startup,
+                            wall_ms=record.duration_ms + startup, worker="bench", run_id=run_id)
+            if i % 1000 == 0:
+                print(f"  stored {i:,} matches ({time.monotonic() - started:.0f} s)", flush=True)
+        store.end_run(run_id, "complete")
+
+
+def stored_count(folder: Path) -> int:
+    try:
+        with Store.open(folder) as store:
+            return store.count()[0]
+    except Exception:
+        return -1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "arena-bench-report")
+    parser.add_argument("--fresh", action="store_true", help="build the store again")
+    args = parser.parse_args()
+    folder: Path = args.dir
+    folder.mkdir(parents=True, exist_ok=True)
+    if args.fresh or stored_count(folder) != args.matches:
+        print(f"building a store of {args.matches:,} matches in {folder} ...", flush=True)
+        t = time.monotonic()
+        build_store(folder, args.matches)
+        print(f"  built in {time.monotonic() - t:.1f} s")
+    else:
+        print(f"reusing the store of {args.matches:,} matches in {folder}")
+    site = folder / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    t = time.monotonic()
+    index = render_site(folder, site)
+    elapsed = time.monotonic() - t
+    files = [p for p in site.rglob("*") if p.is_file()]
+    total = sum(p.stat().st_size for p in files)
+    index_size = index.stat().st_size
+    print(f"rendered {args.matches:,} matches: {len(files):,} files, {total / 1e6:.1f} MB "
+          f"in {elapsed:.1f} s ({elapsed / args.matches * 1000:.2f} ms a match)")
+    print(f"index page: {index_size / 1000:.0f} kB "
+          f"({'under' if index_size < INDEX_TARGET else 'OVER'} the {INDEX_TARGET / 1e6:.0f} MB target)")
+    print(f"largest match-list page: "
+          f"{max(p.stat().st_size for p in (site / 'matches').glob('list-*.html')) / 1000:.0f} kB")
+    print(f"open: {index.as_uri()}")
+    if index_size >= INDEX_TARGET:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

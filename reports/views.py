@@ -1,0 +1,233 @@
+"""View-model dataclasses: what each page shows, already formatted, with root-relative links.
+
+Templates only lay these out; ``reports.model.SiteModel`` builds them from ``TournamentData``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+# ----- small pieces ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BotRef:
+    """A link to a bot's page, with the bot's colour in charts."""
+
+    id: int
+    name: str
+    href: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class PageLink:
+    label: str
+    href: str
+    current: bool = False
+
+
+@dataclass(frozen=True)
+class Pager:
+    """Links between the pages of one split list."""
+
+    pages: list[PageLink]
+    prev: str | None
+    next: str | None
+    summary: str  # "matches 501–1,000 of 10,000"
+
+
+@dataclass(frozen=True)
+class SeatCell:
+    bot: BotRef
+    score: str
+    rank: int | None
+    status: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A line of a match list."""
+
+    id: int
+    number: int
+    href: str
+    seed: int
+    seats: list[SeatCell]
+    played: bool
+    failed: bool
+    duration: str
+    outcome: str  # "A won", "draw", "B failed: timeout"
+
+
+# ----- index -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class UncertaintyBar:
+    """Positions and widths in percent of the shared scale: μ ± 3σ whisker, μ ± σ box, μ mark."""
+
+    lo3: str
+    w3: str
+    lo1: str
+    w1: str
+    mu: str
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    rank: int
+    bot: BotRef
+    exposed: str
+    mu: str
+    sigma: str
+    bar: UncertaintyBar
+    matches: int
+    wins: int
+    draws: int
+    win_rate: str
+    avg_score: str
+    failures: int
+
+
+@dataclass(frozen=True)
+class Tick:
+    pos: str  # percent
+    label: str
+
+
+@dataclass(frozen=True)
+class H2HCell:
+    main: str
+    sub: str
+    title: str
+    background: str
+    colour: str
+    empty: bool = False
+    self_cell: bool = False
+
+
+@dataclass(frozen=True)
+class H2HRow:
+    bot: BotRef
+    cells: list[H2HCell]
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    two_player: bool
+    bots: list[BotRef]
+    rows: list[H2HRow]
+    legend_low: str
+    legend_high: str
+    legend_stops: list[str]
+
+
+@dataclass(frozen=True)
+class Fact:
+    label: str
+    value: str
+
+
+@dataclass
+class IndexView:
+    name: str
+    game_title: str
+    facts: list[Fact]
+    options: list[Fact]
+    leaderboard: list[LeaderRow]
+    any_draws: bool
+    scale_ticks: list[Tick]
+    head_to_head: HeadToHead
+    chart_svg: Any  # markupsafe.Markup, built by reports.charts
+    chart_legend: list[BotRef]
+    match_pages: list[PageLink]
+    failed_matches: list[MatchRow]
+    failed_total: int
+
+
+# ----- per bot -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OpponentRow:
+    bot: BotRef
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    score_rate: str
+    avg_place: str
+    avg_score: str
+    avg_opponent_score: str
+    background: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class FailureGroup:
+    status: str
+    reason: str
+    count: int
+    first_href: str
+    first_number: int
+
+
+@dataclass(frozen=True)
+class FailureDetail:
+    match: MatchRow
+    status: str
+    reason: str
+    stderr_tail: str
+
+
+@dataclass
+class BotView:
+    bot: BotRef
+    rank: int
+    path: str
+    facts: list[Fact]
+    opponents: list[OpponentRow]
+    two_player: bool
+    failure_groups: list[FailureGroup]
+    failures: list[FailureDetail]
+    failures_total: int
+    matches: list[MatchRow]
+    pager: Pager
+
+
+@dataclass
+class BotMatchesView:
+    bot: BotRef
+    matches: list[MatchRow]
+    pager: Pager
+
+
+@dataclass
+class MatchListView:
+    matches: list[MatchRow]
+    pager: Pager
+
+
+# ----- per match ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatDetail:
+    seat: int
+    bot: BotRef
+    score: str
+    rank: int | None
+    status: str
+    ok: bool
+    reason: str
+    stderr_tail: str
+    time: str
+
+
+@dataclass
+class MatchView:
+    row: MatchRow
+    total: int
+    seats: list[SeatDetail]
+    facts: list[Fact]
+    record: dict[str, Any] | None
+    drawer: str | None  # "games/block.js" when the game has a drawing, else None
+    log: str  # the match as text, one line per event
+    list_href: str  # the match list page that holds this match
+    prev_href: str | None
+    next_href: str | None

@@ -1,0 +1,73 @@
+"""Small real tournaments, played once per test session, and their rendered sites.
+
+The 2-player one has three entrants: the bundled random bot, ``heavy`` (plays its heaviest tile)
+and ``flaky`` entered under the name ``<script>alert(1)</script>``, which logs markup to stderr
+and crashes in deal 3 when it sits in seat 0, so the site has failures, stderr tails and a name
+that must be escaped everywhere.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from reports import render_site
+from tournaments.backends import SerialBackend
+from tournaments.config import parse_config
+from tournaments.run import prepare, run_tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+TEST_BOTS = Path(__file__).resolve().parent / "bots"
+EVIL_NAME = "<script>alert(1)</script>"
+
+
+def screenshot_dir() -> Path:
+    """Where screenshots go: ``$ARENA_TEST_OUTPUT/screenshots``, default ``test-output/`` in the repo."""
+    base = Path(os.environ.get("ARENA_TEST_OUTPUT") or ROOT / "test-output")
+    folder = base / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@dataclass(frozen=True)
+class Site:
+    store_dir: Path  # the tournament's output folder (the store)
+    site_dir: Path   # the rendered site
+    index: Path
+
+
+def play(folder: Path, players: int, rounds: int) -> Path:
+    config = parse_config({
+        "name": "Club night <b>cup</b>",
+        "game": "block",
+        "seed": 11,
+        "entrants": [
+            str(ROOT / "bots" / "random"),
+            str(TEST_BOTS / "heavy"),
+            {"path": str(TEST_BOTS / "flaky"), "name": EVIL_NAME},
+        ],
+        "format": {"players": players, "rounds": rounds},
+        "time_control": {"move_ms": 2000, "bank_ms": 10000, "startup_ms": 15000},
+        "ratings": {"draw_probability": 0.01},
+    }, base_dir=folder, source="test config", stem="cup")
+    out = folder / "out"
+    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
+    return out
+
+
+@pytest.fixture(scope="session")
+def two_player(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    folder = tmp_path_factory.mktemp("report-2p")
+    out = play(folder, players=2, rounds=1)
+    site = folder / "site"
+    return Site(out, site, render_site(out, site))
+
+
+@pytest.fixture(scope="session")
+def three_player(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    folder = tmp_path_factory.mktemp("report-3p")
+    out = play(folder, players=3, rounds=1)
+    site = folder / "site"
+    return Site(out, site, render_site(out, site))

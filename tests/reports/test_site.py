@@ -1,0 +1,202 @@
+"""The rendered site without a browser: layout, escaping, embedded records, determinism, sizes."""
+from __future__ import annotations
+
+import filecmp
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reports import render_site
+from reports.charts import thin
+from reports.cli import report
+from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
+from reports.render import SiteWriter, json_script
+from tests.reports.conftest import EVIL_NAME, Site
+from tournaments.ratings import compute_ratings
+from tournaments.store import Store
+
+RECORD_RE = re.compile(r'<script type="application/json" id="match-record">(.*?)</script>', re.S)
+
+
+def pages(site: Site) -> list[Path]:
+    return sorted(site.site_dir.rglob("*.html"))
+
+
+def stored(site: Site):
+    store = Store.open(site.store_dir)
+    return store
+
+
+class Rows(HTMLParser):
+    """Collects ``data-entrant`` of the leaderboard's rows and the text of heatmap cells."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entrants: list[int] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "tr" and a.get("data-entrant") is not None:
+            self.entrants.append(int(a["data-entrant"] or 0))
+
+
+def test_every_page_is_written(two_player: Site) -> None:
+    with stored(two_player) as store:
+        ids = [m.id for m in store.matches()]
+        entrants = store.entrants()
+    out = two_player.site_dir
+    assert two_player.index == out / "index.html"
+    assert (out / "matches" / "list-1.html").is_file()
+    for match_id in ids:
+        assert (out / "matches" / f"{match_id}.html").is_file()
+    bot_pages = sorted(p.name for p in (out / "bots").glob("*.html"))
+    assert len(bot_pages) == len(entrants)
+    assert all(re.fullmatch(r"\d+-[a-z0-9-]+\.html", name) for name in bot_pages), bot_pages
+    for asset in ("report.css", "replay.js", "games/block.js"):
+        assert (out / "static" / asset).is_file()
+
+
+def test_untrusted_text_is_escaped_everywhere(two_player: Site) -> None:
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    for page in pages(two_player):
+        html = page.read_text(encoding="utf-8")
+        assert EVIL_NAME not in html, page
+        assert "<script>alert(2)" not in html, page  # from the flaky bot's stderr
+        assert "<b>cup</b>" not in html and "<b>on purpose</b>" not in html, page
+        # the only script elements are the site's own
+        for tag in re.findall(r"<script[^>]*>", html):
+            assert tag in ('<script type="application/json" id="match-record">',
+                           '<script src="../static/replay.js">',
+                           '<script src="../static/games/block.js">'), (page, tag)
+    assert escaped in two_player.index.read_text(encoding="utf-8")
+    bot_page = next((two_player.site_dir / "bots").glob("*-script-alert-1-script.html"))
+    html = bot_page.read_text(encoding="utf-8")
+    assert escaped in html
+    assert "&lt;/pre&gt;&lt;script&gt;alert(2)" in html  # its stderr tail, as text
+
+
+def test_match_pages_embed_the_stored_record(two_player: Site) -> None:
+    with stored(two_player) as store:
+        for row in store.matches():
+            html = (two_player.site_dir / "matches" / f"{row.id}.html").read_text(encoding="utf-8")
+            (text,) = RECORD_RE.findall(html)
+            assert "</" not in text
+            assert json.loads(text) == json.loads(store.record(row.id).to_json())
+
+
+def test_json_script_cannot_close_its_element() -> None:
+    text = json_script({"name": "</script><!-- & 'x'"})
+    assert "<" not in text and ">" not in text and "&" not in text and "'" not in text
+    assert json.loads(text) == {"name": "</script><!-- & 'x'"}
+
+
+def test_leaderboard_is_in_rating_order(two_player: Site) -> None:
+    with stored(two_player) as store:
+        expected = [s.entrant.id for s in compute_ratings(store).standings]
+    parser = Rows()
+    parser.feed(two_player.index.read_text(encoding="utf-8"))
+    assert parser.entrants == expected
+
+
+def test_head_to_head_cells_match_the_ratings(two_player: Site) -> None:
+    with stored(two_player) as store:
+        ratings = compute_ratings(store)
+    html = two_player.index.read_text(encoding="utf-8")
+    order = [s.entrant for s in ratings.standings]
+    for a in order:
+        for b in order:
+            if a.id == b.id:
+                continue
+            w, d, l = ratings.head_to_head[(a.id, b.id)]
+            assert f'<span class="cell-main">{w}-{d}-{l}</span>' in html
+
+
+def test_three_player_head_to_head_is_the_average_place(three_player: Site) -> None:
+    with stored(three_player) as store:
+        matches = store.matches()
+        entrants = store.entrants()
+    a, b = entrants[0].id, entrants[1].id
+    places = [m.ranks[m.seats.index(a)] for m in matches if a in m.seats and b in m.seats]
+    html = three_player.index.read_text(encoding="utf-8")
+    assert "average finishing place" in html
+    assert f"average place {sum(places) / len(places):.2f} in {len(places)} matches" in html
+
+
+def test_rendering_again_gives_the_same_files(two_player: Site, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    render_site(two_player.store_dir, again)
+    ours = sorted(p.relative_to(two_player.site_dir) for p in two_player.site_dir.rglob("*") if p.is_file())
+    theirs = sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    assert ours == theirs
+    _, mismatch, errors = filecmp.cmpfiles(two_player.site_dir, again, [str(p) for p in ours], shallow=False)
+    assert mismatch == [] and errors == []
+
+
+def test_match_lists_are_split_into_pages(two_player: Site, tmp_path: Path, monkeypatch) -> None:
+    import reports.model
+
+    monkeypatch.setattr(reports.model, "MATCHES_PER_PAGE", 2)
+    out = tmp_path / "paged"
+    render_site(two_player.store_dir, out)
+    with stored(two_player) as store:
+        total = len(store.matches())
+    lists = sorted((out / "matches").glob("list-*.html"))
+    assert len(lists) == (total + 1) // 2
+    first = lists[0].read_text(encoding="utf-8")
+    assert 'href="../matches/list-2.html"' in first and 'rel="next"' in first
+    # a bot with four matches: its page holds two, a second page the rest
+    extra = sorted((out / "bots").glob("*-matches-2.html"))
+    assert len(extra) == 3
+
+
+def test_the_report_command(two_player: Site, tmp_path: Path) -> None:
+    result = CliRunner().invoke(report, [str(two_player.store_dir), "--site", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "s" / "index.html").is_file()
+    assert "index.html" in result.output
+
+
+def test_the_report_command_names_a_missing_store(tmp_path: Path) -> None:
+    result = CliRunner().invoke(report, [str(tmp_path)])
+    assert result.exit_code != 0
+    assert "no tournament store" in str(result.exception or result.output)
+
+
+def test_thinning_keeps_the_last_point_of_each_slice() -> None:
+    points = [RatingPoint(n, float(n), 1.0) for n in range(1, 1001)]
+    thinned = thin(points, 1000, 100)
+    assert len(thinned) == 100
+    assert thinned[-1] == points[-1]
+    assert [p.number for p in thinned] == sorted(p.number for p in thinned)
+    assert thin(points[:50], 1000, 100) == points[:50]
+
+
+@pytest.mark.parametrize("entrants,matches", [(16, 12_000)])
+def test_the_index_stays_small_for_long_tournaments(tmp_path: Path, entrants: int, matches: int) -> None:
+    """Every match on the index would be megabytes; the chart is thinned and the list split."""
+    people = [EntrantInfo(i, f"bot number {i}", f"/bots/{i}") for i in range(entrants)]
+    rows, history = [], {i: [] for i in range(entrants)}
+    for n in range(1, matches + 1):
+        a, b = n % entrants, (n * 7 + 3) % entrants
+        if a == b:
+            b = (b + 1) % entrants
+        rows.append(MatchInfo(id=n, number=n, seats=(a, b), seed=n, scores=(100, n % 90),
+                              ranks=(1, 2), statuses=("ok", "ok"), reasons=("", ""),
+                              stderr_tails=("", ""), time_ms=(1.0, 1.0), duration_ms=50.0))
+        for e in (a, b):
+            history[e].append(RatingPoint(n, 25 + (e - 8) * (1 - 1 / (1 + n / 500)), 8.3 / (1 + n / 300)))
+    standings = sorted(
+        (Standing(e.id, history[e.id][-1].mu, history[e.id][-1].sigma, 1500, 700, 0, 80.0, 0) for e in people),
+        key=lambda s: -s.exposed)
+    data = TournamentData(name="big", game="block", options={"num_players": 2}, seed=1, entrants=people,
+                          matches=rows, standings=standings, history=history, record=lambda _: None,
+                          planned=matches)
+    tmp_path.mkdir(exist_ok=True)
+    index = SiteWriter(data, tmp_path).write_index()
+    size = index.stat().st_size
+    assert size < 1_000_000, size
+    assert 'href="matches/list-24.html"' in index.read_text(encoding="utf-8")
