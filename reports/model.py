@@ -21,6 +21,7 @@ from reports.views import (
 )
 
 MATCHES_PER_PAGE = 500  # rows per match-list page: ~150 kB of HTML
+H2H_ON_INDEX = 24  # bots in the index's head-to-head matrix; all of them on head-to-head.html
 FAILURE_DETAILS = 30  # failures shown in full (with stderr) on a bot's page; the rest are counted
 
 
@@ -160,7 +161,7 @@ class SiteModel:
             name=d.name, game_title=self.game_title(), facts=facts, options=options,
             leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(),
             any_draws=any(s.draws for s in d.standings),
-            head_to_head=self.head_to_head(), chart_svg=chart_svg,
+            head_to_head=self.head_to_head(H2H_ON_INDEX), chart_svg=chart_svg,
             chart_legend=[self.bot(e) for e in self.ranked],
             match_pages=[PageLink(self.page_label(i, len(self.data.matches)), self.list_href(i))
                          for i in range(1, pages + 1)],
@@ -249,12 +250,14 @@ class SiteModel:
         n = self.data.num_players
         return (n - p["place"] / p["n"]) / (n - 1)
 
-    def head_to_head(self) -> HeadToHead:
-        bots = [self.bot(e) for e in self.ranked]
+    def head_to_head(self, limit: int | None = None) -> HeadToHead:
+        """The matrix of the top ``limit`` bots (all if None), in leaderboard order."""
+        ranked = self.ranked if limit is None else self.ranked[:limit]
+        bots = [self.bot(e) for e in ranked]
         rows = []
-        for a in self.ranked:
+        for a in ranked:
             cells = []
-            for b in self.ranked:
+            for b in ranked:
                 if a == b:
                     cells.append(H2HCell("", "", "", "", "", empty=True, self_cell=True))
                     continue
@@ -285,7 +288,8 @@ class SiteModel:
             low, high = "0% (lost all)", "100% (won all)"
         else:
             low, high = f"place {self.data.num_players} (last)", "place 1 (first)"
-        return HeadToHead(self.two_player, bots, rows, low, high, stops)
+        return HeadToHead(self.two_player, bots, rows, low, high, stops,
+                          shown=len(ranked), total=len(self.ranked))
 
     # -- match lists ------------------------------------------------------------------------------
     @staticmethod

@@ -3,6 +3,7 @@
 Layout of the output folder (all links relative, so it works from ``file://``)::
 
     index.html                      what was played, leaderboard, head to head, rating history
+    head-to-head.html               the whole head-to-head matrix (the index shows the top 24)
     matches/list-N.html             every match in schedule order, 500 a page
     matches/<id>.html               one match with its replay viewer
     bots/<id>-<name>.html           one bot: by opponent, failures, its first 500 matches
@@ -111,6 +112,8 @@ class SiteWriter:
                   for s in d.standings]
         last = max((x.number for x in d.matches), default=1)
         chart = rating_history_svg(series, last, d.initial_mu, d.initial_sigma)
+        self._page("head_to_head.html.j2", "head-to-head.html", page_kind="head-to-head",
+                   v=m.head_to_head())
         return self._page("index.html.j2", "index.html", page_kind="index", v=m.index(chart))
 
     def write_match_lists(self) -> None:

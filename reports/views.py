@@ -119,6 +119,8 @@ class HeadToHead:
     legend_low: str
     legend_high: str
     legend_stops: list[str]
+    shown: int  # bots in this matrix (the top of the leaderboard)
+    total: int  # bots in the tournament
 
 
 @dataclass(frozen=True)

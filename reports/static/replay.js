@@ -142,7 +142,7 @@
       };
       var name = map[e.key];
       if (!name) return;
-      if (t && t.tagName === "BUTTON" && e.key === " ") return; // the button's own click
+      if (t && /^(BUTTON|SUMMARY|A)$/.test(t.tagName) && e.key === " ") return; // its own action
       e.preventDefault();
       if (name !== "play") self.stop();
       actions[name]();

@@ -40,6 +40,7 @@ def page_types(site: Site) -> dict[str, Path]:
     bot = next((site.site_dir / "bots").glob(f"{evil.entrant.id}-*.html"))
     return {
         "index": site.index,
+        "head-to-head": site.site_dir / "head-to-head.html",
         "matches": site.site_dir / "matches" / "list-1.html",
         "bot": bot,
         "match": site.site_dir / "matches" / f"{matches[0].id}.html",

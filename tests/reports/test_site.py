@@ -15,7 +15,7 @@ from reports.charts import thin
 from reports.cli import report
 from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
 from reports.render import SiteWriter, json_script
-from tests.reports.conftest import EVIL_NAME, Site
+from tests.reports.conftest import EVIL_NAME, ROOT, TEST_BOTS, Site
 from tournaments.ratings import compute_ratings
 from tournaments.store import Store
 
@@ -51,6 +51,7 @@ def test_every_page_is_written(two_player: Site) -> None:
     out = two_player.site_dir
     assert two_player.index == out / "index.html"
     assert (out / "matches" / "list-1.html").is_file()
+    assert (out / "head-to-head.html").is_file()
     for match_id in ids:
         assert (out / "matches" / f"{match_id}.html").is_file()
     bot_pages = sorted(p.name for p in (out / "bots").glob("*.html"))
@@ -175,7 +176,7 @@ def test_thinning_keeps_the_last_point_of_each_slice() -> None:
     assert thin(points[:50], 1000, 100) == points[:50]
 
 
-@pytest.mark.parametrize("entrants,matches", [(16, 12_000)])
+@pytest.mark.parametrize("entrants,matches", [(16, 12_000), (60, 12_000)])
 def test_the_index_stays_small_for_long_tournaments(tmp_path: Path, entrants: int, matches: int) -> None:
     """Every match on the index would be megabytes; the chart is thinned and the list split."""
     people = [EntrantInfo(i, f"bot number {i}", f"/bots/{i}") for i in range(entrants)]
@@ -199,4 +200,25 @@ def test_the_index_stays_small_for_long_tournaments(tmp_path: Path, entrants: in
     index = SiteWriter(data, tmp_path).write_index()
     size = index.stat().st_size
     assert size < 1_000_000, size
-    assert 'href="matches/list-24.html"' in index.read_text(encoding="utf-8")
+    html = index.read_text(encoding="utf-8")
+    assert 'href="matches/list-24.html"' in html
+    assert html.count('class="row-head"') == min(entrants, 24)
+    full = (tmp_path / "head-to-head.html").read_text(encoding="utf-8")
+    assert full.count('class="row-head"') == entrants
+    if entrants > 24:
+        assert 'href="head-to-head.html"' in html
+
+
+def test_a_tournament_without_results_yet(tmp_path: Path) -> None:
+    from tournaments.config import parse_config
+    from tournaments.run import open_store, prepare
+
+    config = parse_config({"game": "block", "entrants": [str(ROOT / "bots" / "random"),
+                                                         str(TEST_BOTS / "heavy")],
+                           "ratings": {"draw_probability": 0.01}}, base_dir=tmp_path)
+    store, _ = open_store(prepare(config, tmp_path / "out"))
+    store.close()
+    index = render_site(tmp_path / "out")
+    html = index.read_text(encoding="utf-8")
+    assert "0 played of 2" in html
+    assert (tmp_path / "out" / "matches" / "list-1.html").is_file()

@@ -16,10 +16,6 @@
     return [parseInt(p[0], 10), parseInt(p[1], 10)];
   }
 
-  function sameTile(t, u) {
-    return (t[0] === u[0] && t[1] === u[1]) || (t[0] === u[1] && t[1] === u[0]);
-  }
-
   /* One tile as SVG: halves a | b, left to right (or top to bottom when vertical). */
   function tileSvg(a, b, opts) {
     opts = opts || {};
@@ -133,7 +129,13 @@
         return passed + name + " " + where + "; the open ends are now " + state.ends[0] + " and " + state.ends[1] + ".";
       }
       if (ev.type === "deal_end") return dealResultText(ev, ctx);
-      if (ev.type === "match_end") return "The match is over.";
+      if (ev.type === "match_end") {
+        var order = ev.scores.map(function (sc, seat) { return seat; });
+        order.sort(function (a, b) { return ev.ranks[a] - ev.ranks[b] || a - b; });
+        return "The match is over: " + order.map(function (seat) {
+          return ctx.seatName(seat) + " " + ev.scores[seat];
+        }).join(", ") + ".";
+      }
       return null;
     },
 
@@ -223,7 +225,6 @@
     });
     return h("div", { class: "bk-dealend" }, [
       h("h3", { text: "Deal " + ev.deal + ": " + (ev.end === "domino" ? "domino" : "blocked") }),
-      h("p", { text: dealResultText(ev, ctx) }),
       h("table", { class: "table compact" }, [
         h("thead", {}, [h("tr", {}, [h("th", { text: "Seat" }), h("th", { class: "num", text: "Pips left" }),
                                      h("th", { class: "num", text: "Points" }), h("th", { class: "num", text: "Score" })])]),
@@ -232,6 +233,6 @@
     ]);
   }
 
-  Arena.block = { tileSvg: tileSvg, sameTile: sameTile };
+  Arena.block = { tileSvg: tileSvg };
   Arena.registerGame("block", drawer);
 })();
