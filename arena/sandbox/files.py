@@ -1,0 +1,162 @@
+"""What a bot may see of the file system: its folder, the Python SDK, a scratch folder.
+
+The referee may live where a bot's user cannot read (``/root``, as on these machines), so the SDK
+is *staged*: the ``protocol`` package and ``msgpack`` (nothing else of the referee) are copied
+once per referee process into a world-readable folder, which the sandbox shows at
+``/opt/arena/sdk``. A bot folder that its user could not read (or could write) is staged the
+same way, per match, readable by that bot's group only.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import stat
+import tempfile
+import threading
+from pathlib import Path
+
+import msgpack
+
+import protocol
+
+_PACKAGES = {"protocol": Path(protocol.__file__).resolve().parent,
+             "msgpack": Path(msgpack.__file__).resolve().parent}
+_sdk: Path | None = None
+_sdk_lock = threading.Lock()
+
+
+def traversable_by_others(path: Path) -> bool:
+    """Whether a user with no relation to the owner can reach ``path`` (every ancestor ``o+x``)."""
+    path = path.resolve()
+    for folder in (path, *path.parents):
+        try:
+            if not os.stat(folder).st_mode & stat.S_IXOTH:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def temp_base() -> Path:
+    """A folder for staged files that other users can traverse: ``$TMPDIR`` if it qualifies, else ``/tmp``."""
+    for candidate in (Path(tempfile.gettempdir()), Path("/tmp"), Path("/var/tmp")):
+        if candidate.is_dir() and traversable_by_others(candidate):
+            return candidate
+    return Path(tempfile.gettempdir())
+
+
+def _copy_tree(source: Path, target: Path, dir_mode: int, file_mode: int, gid: int = -1) -> None:
+    """Copy regular files, folders and symlinks (never followed: the copy runs as root); skip the rest
+    (a FIFO would block the copy). Modes are normalised: owner-executable files get ``x`` too."""
+    target.mkdir(mode=0o700)
+    for entry in os.scandir(source):
+        if entry.name == "__pycache__":
+            continue
+        dest = target / entry.name
+        if entry.is_symlink():
+            os.symlink(os.readlink(entry.path), dest)
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            _copy_tree(Path(entry.path), dest, dir_mode, file_mode, gid)
+            continue
+        if not entry.is_file(follow_symlinks=False):
+            continue
+        shutil.copyfile(entry.path, dest, follow_symlinks=False)
+        executable = entry.stat(follow_symlinks=False).st_mode & stat.S_IXUSR
+        os.chmod(dest, file_mode | (0o111 & dir_mode if executable else 0))
+        if gid >= 0:
+            os.chown(dest, 0, gid)
+    os.chmod(target, dir_mode)
+    if gid >= 0:
+        os.chown(target, 0, gid)
+
+
+def _prefix(kind: str) -> str:
+    """Temporary folders carry their referee's pid, so that a later referee can clean up after
+    one that was killed before it could (a terminated tournament worker, say)."""
+    return f"arena-{kind}-{os.getpid()}-"
+
+
+def sweep_stale() -> None:
+    """Remove the SDK, stage and scratch folders of referee processes that no longer exist."""
+    base = temp_base()
+    for kind in ("sdk", "stage", "scratch"):
+        for path in base.glob(f"arena-{kind}-*-*"):
+            pid = path.name.split("-")[2]
+            try:
+                if not pid.isdigit() or os.lstat(path).st_uid != os.geteuid():
+                    continue
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                shutil.rmtree(path, ignore_errors=True)
+            except OSError:
+                continue
+
+
+def sdk_dir() -> Path:
+    """The staged SDK folder (``protocol`` + ``msgpack``), created on first use, removed at exit."""
+    global _sdk
+    with _sdk_lock:
+        if _sdk is None or not _sdk.is_dir():
+            sweep_stale()
+            folder = Path(tempfile.mkdtemp(prefix=_prefix("sdk"), dir=temp_base()))
+            for name, source in _PACKAGES.items():
+                _copy_tree(source, folder / name, 0o755, 0o644)
+            os.chmod(folder, 0o755)
+            owner = os.getpid()
+            atexit.register(lambda: os.getpid() == owner and shutil.rmtree(folder, ignore_errors=True))
+            _sdk = folder
+        return _sdk
+
+
+def readable_in_place(folder: Path, uid: int) -> bool:
+    """Whether ``uid`` (not the owner) can read every file of ``folder`` and write none of it."""
+    if not traversable_by_others(folder):
+        return False
+    top = os.stat(folder)
+    if top.st_uid == uid or top.st_mode & stat.S_IWOTH or not top.st_mode & stat.S_IROTH:
+        return False
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            try:
+                st = os.lstat(os.path.join(root, name))
+            except OSError:
+                return False
+            if stat.S_ISLNK(st.st_mode):
+                continue
+            if st.st_uid == uid or st.st_mode & stat.S_IWOTH:
+                return False
+            needed = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(st.st_mode) or st.st_mode & stat.S_IXUSR else 0)
+            if st.st_mode & needed != needed:
+                return False
+    return True
+
+
+def stage_bot(folder: Path, gid: int) -> Path:
+    """A private copy of a bot folder: owned by root, readable (not writable) by group ``gid`` only.
+    Returns the stage folder; the copy is its ``bot`` subfolder."""
+    stage = Path(tempfile.mkdtemp(prefix=_prefix("stage"), dir=temp_base()))
+    os.chmod(stage, 0o711)
+    _copy_tree(folder, stage / "bot", 0o750, 0o640, gid)
+    return stage
+
+
+def make_scratch(uid: int | None) -> Path:
+    """A private writable folder on the host (levels without bubblewrap), owned by the bot's user."""
+    scratch = Path(tempfile.mkdtemp(prefix=_prefix("scratch"), dir=temp_base()))
+    if uid is not None:
+        os.chown(scratch, uid, uid)
+    return scratch
+
+
+def disk_usage(folder: Path) -> int:
+    """Bytes of storage used under ``folder`` (allocated blocks, so sparse files count as they are)."""
+    total = 0
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+            except OSError:
+                pass
+    return total

@@ -1,0 +1,175 @@
+"""Starting a bot in its sandbox, and ending it with everything it started."""
+from __future__ import annotations
+
+import atexit
+import itertools
+import os
+import shutil
+import signal
+import subprocess
+import threading
+from pathlib import Path
+
+from arena.bots import BotSpec
+from arena.sandbox import files, levels, users
+from arena.sandbox.cgroups import MemoryCap
+from arena.sandbox.command import (
+    SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, bwrap_argv, check_program, environment, preexec,
+)
+from arena.sandbox.diagnose import explain
+from arena.sandbox.limits import BWRAP, PROCESS_GROUP, Limits
+
+log = levels.log
+SCRATCH_CHECK_SECONDS = 0.1     # how often a host scratch folder (no bubblewrap) is measured
+_running: "set[BotProcess]" = set()  # started and not yet killed
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    """A referee that exits without killing its bots (an exception at the wrong moment) still
+    ends them and removes their files."""
+    for process in list(_running):
+        if process.owner == os.getpid():  # not in a forked child: those bots are its parent's
+            process.kill()
+
+
+class BotProcess:
+    """A started bot: its ``Popen`` (binary pipes), the sandbox level in force, its limits.
+
+    ``scratch`` is the host scratch folder (``None`` under bubblewrap, where it is a tmpfs that
+    vanishes with the sandbox); ``uid`` the bot's own user id (``None`` unless the referee is root);
+    ``memory_cap`` its memory cgroup (``None`` where the machine offers none).
+    """
+
+    def __init__(self, proc: subprocess.Popen, level: str, limits: Limits,
+                 scratch: Path | None = None, user: users.BotUser | None = None,
+                 stage: Path | None = None, memory_cap: MemoryCap | None = None) -> None:
+        self.proc = proc
+        self.level = level
+        self.limits = limits
+        self.scratch = scratch
+        self.uid = user.uid if user else None
+        self.memory_cap = memory_cap
+        self.scratch_exceeded = False
+        self._user = user
+        self._stage = stage
+        self._done = threading.Event()
+        self._killed = False
+        self._oom_kills = 0
+        self._watcher: threading.Thread | None = None
+        self.owner = os.getpid()
+        _running.add(self)
+        if scratch is not None:
+            self._watcher = threading.Thread(target=self._watch_scratch, daemon=True,
+                                             name=f"arena-scratch-{proc.pid}")
+            self._watcher.start()
+
+    def _watch_scratch(self) -> None:
+        cap = self.limits.scratch_mb * MiB
+        while not self._done.wait(SCRATCH_CHECK_SECONDS):
+            if self.scratch is not None and files.disk_usage(self.scratch) > cap:
+                self.scratch_exceeded = True
+                self._kill_processes()
+                return
+
+    def explain(self, stderr: str = "") -> str:
+        """Which limit most likely ended the bot (for a crash), or ``""``."""
+        oom = self._oom_kills if self._killed else self._count_oom_kills()
+        return explain(self.proc.poll(), stderr, self.limits, self.level, self.scratch_exceeded, oom > 0)
+
+    def _count_oom_kills(self) -> int:
+        return self.memory_cap.oom_kills() if self.memory_cap is not None else 0
+
+    def _kill_processes(self) -> None:
+        if self.uid is not None:
+            users.kill_user(self.uid)  # every process of the bot's uid, daemons included
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def kill(self) -> None:
+        """Kill everything the bot started, then remove its scratch and staged files (idempotent)."""
+        if self._killed:
+            return
+        self._killed = True
+        self._done.set()
+        _running.discard(self)
+        self._kill_processes()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        if self.uid is not None and not users.wait_gone(self.uid, 2.0):
+            log.warning("arena: processes of bot uid %d survived SIGKILL", self.uid)
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+        if self._watcher is not None:
+            self._watcher.join(timeout=1)
+        for folder in (self.scratch, self._stage):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+        self._oom_kills = self._count_oom_kills()  # kept for explain(): the cgroup goes now
+        if self.memory_cap is not None:
+            self.memory_cap.remove()
+        if self._user is not None:
+            self._user.release()
+
+
+_cgroup_serial = itertools.count()
+
+
+def _cgroup_name(user: users.BotUser | None) -> str:
+    """Named after the bot's uid, so that one left by a killed referee is reused, not piled up."""
+    return f"arena-bot-{user.uid}" if user else f"arena-bot-p{os.getpid()}-{next(_cgroup_serial)}"
+
+
+def start(bot: BotSpec, limits: Limits | None = None) -> BotProcess:
+    """Start a bot's command in its sandbox. Raises ``OSError`` if it cannot be started, and
+    :class:`ArenaError` if the isolation the limits require is not available."""
+    limits = limits or Limits()
+    level = levels.choose_level(limits)
+    user = users.allocate() if users.is_root() else None
+    stage = scratch = cap = None
+    try:
+        cap = MemoryCap.create(_cgroup_name(user), limits.memory_mb * MiB,
+                               users.is_free if users.is_root() else None)
+        folder = bot.path
+        if user is not None and not files.readable_in_place(folder, user.uid):
+            stage = files.stage_bot(folder, user.uid)
+            folder = stage / "bot"
+        sdk = files.sdk_dir()
+        check_program(bot.command, folder, level,
+                       os.environ.get("PATH", SYSTEM_PATH) if level == PROCESS_GROUP else SYSTEM_PATH)
+        if level == BWRAP:
+            found = levels.support()
+            assert found.bwrap is not None
+            argv = bwrap_argv(found.bwrap, found.bwrap_flags, limits, folder, sdk, list(bot.command))
+            env = environment(level, SCRATCH_MOUNT, SDK_MOUNT)
+            cwd = Path("/")
+        else:
+            scratch = files.make_scratch(user.uid if user else None)
+            argv = list(bot.command)
+            env = environment(level, str(scratch), str(sdk))
+            cwd = folder
+        proc = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True, bufsize=0, close_fds=True,
+            preexec_fn=preexec(limits, user.uid if user else None, level, cap),
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        for folder_ in (scratch, stage):
+            if folder_ is not None:
+                shutil.rmtree(folder_, ignore_errors=True)
+        if cap is not None:
+            cap.remove()
+        if user is not None:
+            user.release()
+        if isinstance(exc, OSError):
+            raise
+        raise OSError(f"the sandbox could not start it: {exc}") from exc
+    return BotProcess(proc, level, limits, scratch, user, stage, cap)

@@ -1,0 +1,112 @@
+"""The resource limits of one bot, with defaults, checks and parsing (docs/sandbox.md).
+
+``Limits`` is what a match (``play_match(limits=...)``) or a tournament config carries. Every
+limit applies per bot; ``strict`` and ``sandbox`` choose how much isolation is required.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.errors import ArenaError
+
+# Sandbox levels, strongest first (docs/sandbox.md, "Levels").
+BWRAP = "bwrap"                    # namespaces (bubblewrap) + rlimits + own user when root
+RLIMITS = "rlimits"                # process group + rlimits + own user (root only), no namespaces
+PROCESS_GROUP = "process-group"    # process group + rlimits, runs as the referee's own user
+LEVELS = (BWRAP, RLIMITS, PROCESS_GROUP)
+AUTO = "auto"
+
+
+def _doc(text: str) -> dict[str, str]:
+    return {"doc": text}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one bot process tree; the defaults suit a Python bot playing a table game."""
+
+    memory_mb: int = field(default=1024, metadata=_doc(
+        "address space of each process, in MiB (RLIMIT_AS)"))
+    cpu_seconds: int = field(default=60, metadata=_doc(
+        "CPU time of each process, in seconds (RLIMIT_CPU); page faults count too"))
+    processes: int = field(default=64, metadata=_doc(
+        "processes and threads the bot may have at once, sandbox helpers included (RLIMIT_NPROC)"))
+    open_files: int = field(default=256, metadata=_doc(
+        "open file descriptors per process (RLIMIT_NOFILE)"))
+    file_size_mb: int = field(default=64, metadata=_doc(
+        "largest file the bot may write, in MiB (RLIMIT_FSIZE)"))
+    scratch_mb: int = field(default=64, metadata=_doc(
+        "size of the private scratch folder ($TMPDIR, $HOME), in MiB"))
+    strict: bool = field(default=False, metadata=_doc(
+        "refuse to run a bot without full isolation (bubblewrap) instead of falling back"))
+    sandbox: str = field(default=AUTO, metadata=_doc(
+        "'auto' (the strongest level available) or one of: " + ", ".join(LEVELS)))
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("int", int):
+                if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                    raise ArenaError(f"limit {f.name}={value!r}: must be a positive whole number")
+        if not isinstance(self.strict, bool):
+            raise ArenaError(f"limit strict={self.strict!r}: must be true or false")
+        if self.sandbox not in (AUTO, *LEVELS):
+            raise ArenaError(f"limit sandbox={self.sandbox!r}: must be 'auto' or one of "
+                             f"{', '.join(LEVELS)}")
+        if self.strict and self.sandbox not in (AUTO, BWRAP):
+            raise ArenaError(f"limit strict=true asks for full isolation, but sandbox={self.sandbox!r} "
+                             "asks for less")
+
+    @staticmethod
+    def from_mapping(values: Mapping[str, Any], base: "Limits | None" = None) -> "Limits":
+        """Limits from a mapping (a TOML ``[limits]`` table, CLI values); unset keys keep ``base``."""
+        base = base or Limits()
+        known = {f.name: f for f in dataclasses.fields(Limits)}
+        changes: dict[str, Any] = {}
+        for key, raw in values.items():
+            if key not in known:
+                raise ArenaError(f"unknown limit {key!r}; known limits: {', '.join(known)}")
+            changes[key] = _coerce(key, raw, known[key].type)
+        return dataclasses.replace(base, **changes)
+
+    @staticmethod
+    def parse(text: str, base: "Limits | None" = None) -> "Limits":
+        """``"memory_mb=512,cpu_seconds=10,strict=true"`` (the CLI form); unset keys keep ``base``."""
+        values: dict[str, str] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, sep, value = part.partition("=")
+            if not sep:
+                raise ArenaError(f"limits {text!r}: expected key=value pairs separated by commas, "
+                                 f"e.g. 'memory_mb=512,cpu_seconds=10'")
+            values[key.strip()] = value.strip()
+        return Limits.from_mapping(values, base)
+
+    def describe(self) -> str:
+        """One line for logs and reports."""
+        return (f"memory {self.memory_mb} MiB, cpu {self.cpu_seconds} s, {self.processes} processes, "
+                f"{self.open_files} files, file size {self.file_size_mb} MiB, "
+                f"scratch {self.scratch_mb} MiB, sandbox {self.sandbox}{', strict' if self.strict else ''}")
+
+
+def _coerce(key: str, raw: Any, tp: Any) -> Any:
+    if tp in ("bool", bool):
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.lower() in ("true", "yes", "on", "1"):
+            return True
+        if isinstance(raw, str) and raw.lower() in ("false", "no", "off", "0"):
+            return False
+        raise ArenaError(f"limit {key}={raw!r}: must be true or false")
+    if tp in ("int", int):
+        if isinstance(raw, bool):
+            raise ArenaError(f"limit {key}={raw!r}: must be a positive whole number")
+        if isinstance(raw, int):
+            return raw
+        try:
+            return int(str(raw).strip())
+        except ValueError:
+            raise ArenaError(f"limit {key}={raw!r}: must be a positive whole number") from None
+    return str(raw)

@@ -1,0 +1,165 @@
+"""A user id of its own for every running bot, when the referee runs as root.
+
+Root ignores RLIMIT_NPROC, may signal anything and read everything, so a bot never runs as root.
+Each running bot gets a free uid from a pool (``UID_BASE`` upwards, far from real accounts and
+from container ranges), held with a lock file so that concurrent referees never share one. A uid
+of its own means: the process limit counts only this bot's processes, the bot cannot signal the
+other bot, and ``kill_user`` ends every process the bot started, daemons included, in one
+``kill(-1, SIGKILL)`` issued *as that uid* (the kernel sends it to all of them atomically).
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import random
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+UID_BASE = 1_900_000_000   # above systemd's container ranges, below 2**31
+UID_COUNT = 4096
+_LOCK_DIRS = (Path("/run/arena-sandbox"), Path("/tmp/arena-sandbox-0"))
+_pool_lock = threading.Lock()
+
+
+def is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def is_bot_uid(uid: int) -> bool:
+    return UID_BASE <= uid < UID_BASE + UID_COUNT
+
+
+def _lock_dir() -> Path:
+    """A root-only folder for the lock files (created once; refused if anyone else could write it)."""
+    for path in _LOCK_DIRS:
+        try:
+            path.mkdir(mode=0o700, parents=True, exist_ok=True)
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if st.st_uid == 0 and (st.st_mode & 0o022) == 0 and path.is_dir() and not path.is_symlink():
+            return path
+    raise OSError("no safe folder for the sandbox's uid locks (tried "
+                  + ", ".join(map(str, _LOCK_DIRS)) + ")")
+
+
+class BotUser:
+    """A uid (and gid of the same number) reserved for one bot until :meth:`release`."""
+
+    def __init__(self, uid: int, lock_fd: int) -> None:
+        self.uid = uid
+        self._lock_fd: int | None = lock_fd
+
+    def release(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the file drops the flock
+            self._lock_fd = None
+
+
+def is_free(uid: int) -> bool:
+    """Whether no running bot (of any referee) holds ``uid`` right now."""
+    try:
+        fd = os.open(_lock_dir() / f"{uid}.lock", os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def allocate() -> BotUser:
+    """Reserve a free bot uid; a uid that still has processes (a crashed referee's bot) is cleaned."""
+    folder = _lock_dir()
+    start = random.randrange(UID_COUNT)
+    with _pool_lock:
+        for i in range(UID_COUNT):
+            uid = UID_BASE + (start + i) % UID_COUNT
+            fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            if pids_of(uid):  # leftovers of a referee that died: end them, use another uid meanwhile
+                kill_user(uid)
+                os.close(fd)
+                continue
+            return BotUser(uid, fd)
+    raise OSError(f"all {UID_COUNT} sandbox user ids are in use")
+
+
+def pids_of(uid: int, include_zombies: bool = True) -> list[int]:
+    """Processes whose real or effective uid is ``uid`` (read from ``/proc/PID/status``, which a
+    process cannot hide the way ``prctl(PR_SET_DUMPABLE, 0)`` hides the owner of ``/proc/PID``)."""
+    found = []
+    wanted = str(uid).encode()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status", "rb") as f:
+                status = f.read()
+        except OSError:
+            continue
+        if wanted not in _field(status, b"\nUid:").split()[:2]:
+            continue
+        if not include_zombies and _field(status, b"\nState:").startswith(b"Z"):
+            continue
+        found.append(int(name))
+    return found
+
+
+def _field(status: bytes, key: bytes) -> bytes:
+    start = status.find(key)
+    if start < 0:
+        return b""
+    start += len(key)
+    end = status.find(b"\n", start)
+    return status[start:end if end >= 0 else None].strip()
+
+
+_TRUE = shutil.which("true", path="/usr/bin:/bin") or "/bin/true"
+
+
+def kill_user(uid: int) -> None:
+    """SIGKILL every process of ``uid``: a helper switches to ``uid`` and calls ``kill(-1, SIGKILL)``."""
+    def as_uid() -> None:
+        try:
+            os.kill(-1, signal.SIGKILL)  # every process this uid may signal, except the caller
+        except ProcessLookupError:
+            pass
+    try:
+        subprocess.run([_TRUE], user=uid, group=uid, extra_groups=[], preexec_fn=as_uid,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       close_fds=True, check=False, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        for pid in pids_of(uid):  # second best: one by one
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def wait_gone(uid: int, timeout: float) -> bool:
+    """Kill and wait until ``uid`` has no live process; ``False`` if some remain after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    next_kill = 0.0
+    while pids_of(uid, include_zombies=False):
+        now = time.monotonic()
+        if now >= deadline:
+            return False
+        if now >= next_kill:
+            kill_user(uid)
+            next_kill = now + 0.2
+        time.sleep(0.005)
+    return True

@@ -1,0 +1,110 @@
+"""What does the sandbox cost a bot at start-up? Spawn to first message, with and without it.
+
+    python benchmarks/sandbox_startup.py [--runs N] [--bot PATH]
+
+Each variant starts the bot, sends the ``hello`` and times until the bot's ``ready`` arrives (the
+whole start-up a match waits for), then says goodbye and times the teardown (``kill``: the
+sandbox's sweep of everything the bot started, scratch removal, uid release). Variants:
+
+* ``plain``: a bare ``Popen`` in a new session, as the first launcher did: no limits, no user;
+* every sandbox level this machine can run (``bwrap``; ``rlimits`` when root; ``process-group``
+  when not root), through ``arena.sandbox.start``.
+
+All variants run the same interpreter (``python3`` on the system PATH) and the same staged SDK,
+so the difference is the sandbox alone. Variants run in alternation; median and 90th percentile
+are printed side by side.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena import sandbox  # noqa: E402
+from arena.bots import load_bot  # noqa: E402
+from arena.connection import Connection  # noqa: E402
+from arena.sandbox import command, files  # noqa: E402
+from protocol.wire import PROTOCOL_VERSION  # noqa: E402
+
+HELLO = {"type": "hello", "protocol": PROTOCOL_VERSION, "game": "block", "options": {}, "seat": 0,
+         "num_players": 2, "players": ["a", "b"], "time_control": {}}
+
+
+class Plain:
+    """The no-sandbox baseline, shaped like a BotProcess."""
+
+    def __init__(self, bot) -> None:
+        env = {"PATH": command.SYSTEM_PATH, "HOME": "/tmp", "LANG": "C.UTF-8",
+               "PYTHONPATH": str(files.sdk_dir()), "PYTHONDONTWRITEBYTECODE": "1"}
+        self.proc = subprocess.Popen(list(bot.command), cwd=bot.path, env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     start_new_session=True, bufsize=0)
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, 9)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            stream.close()
+
+
+def one_run(start) -> tuple[float, float]:
+    """(spawn to ready, teardown) in milliseconds."""
+    t0 = time.perf_counter()
+    process = start()
+    conn = Connection(process.proc)
+    conn.send(HELLO)
+    reply = conn.exchange(None, time.monotonic() + 10)
+    t1 = time.perf_counter()
+    assert reply["type"] == "ready", reply
+    conn.send({"type": "end", "result": {}})
+    conn.flush(time.monotonic() + 1)
+    conn.close()
+    t2 = time.perf_counter()
+    process.kill()
+    t3 = time.perf_counter()
+    return (t1 - t0) * 1000, (t3 - t2) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--bot", default=str(Path(__file__).resolve().parent.parent / "bots" / "random"))
+    args = parser.parse_args()
+    bot = load_bot(args.bot)
+    found = sandbox.support()
+    levels = [sandbox.BWRAP] if found.best == sandbox.BWRAP else []
+    levels.append(sandbox.RLIMITS if os.geteuid() == 0 else sandbox.PROCESS_GROUP)
+    variants = {"plain (no sandbox)": lambda: Plain(bot)}
+    for level in levels:
+        variants[level] = lambda level=level: sandbox.start(bot, sandbox.Limits(sandbox=level))
+    for start in variants.values():  # warm up: SDK staging, the probe, the page cache
+        one_run(start)
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+    for _ in range(args.runs):
+        for name, start in variants.items():
+            results[name].append(one_run(start))
+
+    print(f"bot start-up, spawn to first message (ready), {args.runs} runs each: {bot.path}")
+    if found.best != sandbox.BWRAP:
+        print(f"(no bwrap: {found.missing})")
+    print(f"{'variant':<20} {'median':>9} {'p90':>9} {'vs plain':>9}   {'teardown':>9}")
+    base = statistics.median(r[0] for r in results["plain (no sandbox)"])
+    for name, runs in results.items():
+        starts = sorted(r[0] for r in runs)
+        median = statistics.median(starts)
+        p90 = starts[min(len(starts) - 1, int(len(starts) * 0.9))]
+        teardown = statistics.median(r[1] for r in runs)
+        print(f"{name:<20} {median:>7.1f}ms {p90:>7.1f}ms {median - base:>+7.1f}ms   {teardown:>7.1f}ms")
+
+
+if __name__ == "__main__":
+    main()
