@@ -92,7 +92,8 @@ def play_job(job: MatchJob) -> Finished:
 class Backend(Protocol):
     """Plays jobs and yields them as they finish (in any order)."""
 
-    name: str
+    name: str      # recorded with each run in the store
+    workers: int   # matches played at once
 
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
         """Play ``jobs``; raise :class:`MatchError` if one raises instead of returning."""
@@ -109,6 +110,7 @@ class SerialBackend:
     """Plays one job at a time in this process."""
 
     name = "serial"
+    workers = 1
 
     def __init__(self) -> None:
         self._stopping = False
@@ -212,7 +214,13 @@ class ProcessBackend:
         try:
             while not self._aborting:
                 while idle and pending and not self._stopping:
-                    idle.pop().send(pending.popleft())
+                    worker, job = idle.pop(), pending.popleft()
+                    try:
+                        worker.send(job)
+                    except OSError:  # it died while idle (killed from outside): replace it
+                        worker.job = None
+                        pending.appendleft(job)
+                        idle.append(self._replace(worker))
                 busy = [w for w in self._pool if w.job is not None]
                 if not busy:
                     return
@@ -241,13 +249,16 @@ class ProcessBackend:
                                              f"(exit code {worker.process.exitcode})")
                         retried.add(job.match_id)
                         pending.appendleft(job)
-                        self._pool.remove(worker)
-                        worker.close(0.1)
-                        replacement = _Worker(self._ctx)
-                        self._pool.append(replacement)
-                        idle.append(replacement)
+                        idle.append(self._replace(worker))
         finally:
             self._shutdown()
+
+    def _replace(self, worker: _Worker) -> _Worker:
+        self._pool.remove(worker)
+        worker.close(0.1)
+        replacement = _Worker(self._ctx)
+        self._pool.append(replacement)
+        return replacement
 
     def _shutdown(self) -> None:
         if self._aborting:

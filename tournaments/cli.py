@@ -116,8 +116,7 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     click.echo(f"{len(prepared.entrants)} entrants, {len(prepared.schedule)} matches; "
                f"results in {prepared.output}")
     try:
-        result = run_tournament(prepared, workers=workers, progress=not quiet,
-                                say=lambda text: click.echo(text, err=True))
+        result = run_tournament(prepared, workers=workers, progress=not quiet)
     except KeyboardInterrupt:
         done = _stored_count(prepared.output)
         click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "

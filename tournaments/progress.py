@@ -78,9 +78,7 @@ class Progress:
         self._drawn = True
 
     def message(self, text: str) -> None:
-        """Print a line without garbling the bar."""
-        if not self.enabled:
-            return
+        """Print a line (even when the bar is off) without garbling the bar."""
         if self.tty and self._drawn:
             self.stream.write("\r\x1b[K")
         self.stream.write(text + "\n")

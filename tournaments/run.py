@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -194,10 +195,22 @@ class _Interrupts:
         self.count += 1
         if self.count == 1:
             self.backend.stop()
-            self.say("stopping after the matches in flight; press Ctrl-C again to stop at once")
+            self._announce("stopping after the matches in flight; press Ctrl-C again to stop at once")
             return
         self.backend.abort()
         raise KeyboardInterrupt
+
+    def _announce(self, text: str) -> None:
+        """Write from the signal handler with a raw ``os.write``: a buffered stream that the
+        handler interrupted mid-write would raise a reentrant-call error."""
+        try:
+            fd = sys.stderr.fileno()
+        except (AttributeError, OSError, ValueError):
+            self.say(text)
+            return
+        prefix = "\r\x1b[K" if os.isatty(fd) else ""
+        with contextlib.suppress(OSError):
+            os.write(fd, f"{prefix}{text}\n".encode())
 
 
 def run_tournament(prepared: Prepared, *, workers: int | None = None,
@@ -226,7 +239,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         n = workers or prepared.config.workers or default_workers()
         backend = ProcessBackend(min(n, max(1, len(todo))))
     by_id = {m.id: m for m in todo}
-    run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
+    run_id = store.begin_run(backend.name, backend.workers)
     outcome = "error"
     played = 0
     try:
@@ -253,6 +266,11 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         bar.close()
         with contextlib.suppress(Exception):
             store.end_run(run_id, outcome)
+    for entrant, bot in zip(prepared.entrants, prepared.bots):
+        if played and bot.content_hash() != entrant.content_hash:
+            say(f"warning: entrant {entrant.name!r} ({entrant.path}) changed its folder during the "
+                "run: its matches may not be independent of each other, and the run cannot resume "
+                "until the folder is restored")
     done, failures = store.count()
     return RunResult(outcome, played, done, total, failures, store.path)
 

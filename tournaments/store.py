@@ -16,6 +16,7 @@ and use the read API: :meth:`config`, :meth:`entrants`, :meth:`matches`, :meth:`
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import zlib
@@ -326,7 +327,7 @@ class Store:
                   worker: str, run_id: int) -> None:
         """Store one finished match in its own transaction (``scheduled``: a ScheduledMatch)."""
         statuses = record.statuses
-        blob = zlib.compress(record.to_json().encode("utf-8"), 6)
+        blob = zlib.compress(record_json(record).encode("utf-8"), 6)
         values = (
             scheduled.id, scheduled.round, scheduled.table, scheduled.rotation, scheduled.deal,
             scheduled.seed, json.dumps(list(scheduled.seats)), json.dumps(record.scores),
@@ -343,6 +344,14 @@ class Store:
                 "ranks, statuses, reasons, think_ms, stderr_tails, failures, duration_ms, "
                 "startup_ms, wall_ms, worker, run_id, finished_at, record) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
+
+
+def record_json(record: MatchRecord) -> str:
+    """``record.to_json()`` without ``dataclasses.asdict``'s deep copy of every event and decision
+    (7 of the 10 ms a full Block match took); the same JSON document."""
+    data = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
+    data["statuses"] = [dataclasses.asdict(s) for s in record.statuses]
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _match_row(row: Sequence[Any]) -> MatchRow:

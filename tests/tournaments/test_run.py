@@ -199,3 +199,43 @@ def test_store_is_a_single_sqlite_file_in_wal_mode(config_path: Path, tmp_path: 
     config = json.loads(conn.execute("SELECT value FROM meta WHERE key='config'").fetchone()[0])
     assert config["seed"] == 7 and config["format"]["players"] == 2
     conn.close()
+
+
+class KillAWorker:
+    """After the first result, SIGKILL the worker still playing (as the OOM killer might)."""
+
+    name = "kill-a-worker"
+
+    def __init__(self, inner: ProcessBackend) -> None:
+        self.inner, self.workers = inner, inner.workers
+        self.killed: list[int] = []
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+        import os
+        import signal
+
+        import psutil
+        for finished in self.inner.run(jobs):
+            if not self.killed:
+                busy = [p.pid for p in psutil.Process().children()
+                        if "multiprocessing" in " ".join(p.cmdline())
+                        and f"pid {p.pid}" != finished.worker]  # the other one is mid-match
+                self.killed.append(busy[0])
+                os.kill(busy[0], signal.SIGKILL)
+            yield finished
+
+    def stop(self) -> None:
+        self.inner.stop()
+
+    def abort(self) -> None:
+        self.inner.abort()
+
+
+def test_a_worker_killed_mid_run_is_replaced_and_its_match_played_again(
+        config_path: Path, tmp_path: Path) -> None:
+    config = load_config(config_path)
+    backend = KillAWorker(ProcessBackend(2))
+    result = run_tournament(prepare(config, tmp_path / "killed"), backend=backend, progress=False)
+    assert backend.killed and result.outcome == "complete" and result.done == 12
+    run_tournament(prepare(config, tmp_path / "serial"), backend=SerialBackend(), progress=False)
+    assert comparable_rows(tmp_path / "killed") == comparable_rows(tmp_path / "serial")
