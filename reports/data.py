@@ -86,7 +86,7 @@ class TournamentData:
     matches: list[MatchInfo]
     standings: list[Standing]
     history: dict[int, list[RatingPoint]]  # entrant id -> rating after each of its matches
-    record: Callable[[int], dict[str, Any] | None]  # match id -> the match record as a dict
+    record: Callable[[int], str | None]  # match id -> the match record as JSON text
     details: dict[str, Any] = field(default_factory=dict)  # more config to show: format, time control…
     duration_s: float | None = None
     planned: int | None = None  # matches in the schedule, played or not

@@ -27,20 +27,16 @@ from reports.model import SiteModel
 STATIC_SUFFIXES = (".css", ".js")
 
 
-
-def json_script(value: Any) -> Markup:
-    """JSON that is safe inside ``<script type="application/json">``: no ``</script>``, no ``<!--``.
-
-    Like jinja's ``tojson`` (same escapes, sorted keys) but compact, as match records are the bulk
-    of the site.
-    """
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+def script_json(text: str) -> Markup:
+    """JSON text made safe inside ``<script type="application/json">``: no ``</script>``, no
+    ``<!--``. The same escapes as jinja's ``tojson`` (``<``, ``>``, ``&``, ``'`` as ``\\u`` escapes,
+    which JSON reads back as the same characters)."""
     return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
                   .replace("'", "\\u0027"))
 
 
 def environment() -> Environment:
-    env = Environment(
+    return Environment(
         loader=PackageLoader("reports", "templates"),
         autoescape=True,  # bot names, reasons and logs are untrusted (DESIGN.md, Reports)
         undefined=StrictUndefined,
@@ -48,8 +44,6 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["json_script"] = json_script
-    return env
 
 
 class SiteWriter:
@@ -140,7 +134,8 @@ class SiteWriter:
         game = GAMES.get(self.data.game)
         drawer = self.drawer_for(self.data.game)
         for i, match in enumerate(self.data.matches):
-            record = self.data.record(match.id) if match.played else None
+            text = self.data.record(match.id) if match.played else None
+            record = json.loads(text) if text is not None else None
             log: list[str] = []  # the game's own words for each event, for reading without script
             if record is not None and game is not None:
                 names = [s.get("name", f"seat {i}") for i, s in enumerate(record.get("seats", []))]
@@ -152,7 +147,8 @@ class SiteWriter:
                     if line is not None:
                         log.append(line)
             self._page("match.html.j2", self.model.match_href(match.id), page_kind="match",
-                       v=self.model.match_view(i, record, drawer, "\n".join(log)))
+                       v=self.model.match_view(i, record, drawer, "\n".join(log)),
+                       record_json=script_json(text) if text is not None else None)
 
 
 def write_site(data: TournamentData, out: Path) -> Path:

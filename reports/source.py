@@ -1,7 +1,7 @@
 """Read one tournament store into ``TournamentData`` through the store's read API.
 
 ``tournaments.store`` owns the file (``Store.open``, ``config_dict``, ``entrants``, ``matches``,
-``record``, ``runs``) and ``tournaments.ratings`` owns the ratings (``compute_ratings``). Nothing
+``record_json``, ``runs``) and ``tournaments.ratings`` owns the ratings (``compute_ratings``). Nothing
 here writes.
 """
 from __future__ import annotations
@@ -64,7 +64,7 @@ def load(output_dir: Path) -> tuple[TournamentData, Any]:
             matches=matches,
             standings=standings,
             history=history,
-            record=lambda match_id: _record_dict(store, match_id),
+            record=store.record_json,  # the stored JSON text, embedded in the match page as it is
             details=details,
             duration_s=_duration(store.runs()),
             initial_mu=MU,
@@ -75,14 +75,6 @@ def load(output_dir: Path) -> tuple[TournamentData, Any]:
         store.close()
         raise
     return data, store
-
-
-def _record_dict(store: Any, match_id: int) -> dict[str, Any]:
-    """The record as plain data (a shallow view: nothing here mutates it)."""
-    record = store.record(match_id)
-    data = dict(vars(record))
-    data["statuses"] = [dict(vars(s)) for s in record.statuses]
-    return data
 
 
 def _full_options(cfg: dict[str, Any]) -> dict[str, Any]:

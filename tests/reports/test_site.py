@@ -14,7 +14,7 @@ from reports import render_site
 from reports.charts import thin
 from reports.cli import report
 from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
-from reports.render import SiteWriter, json_script
+from reports.render import SiteWriter, script_json
 from tests.reports.conftest import EVIL_NAME, ROOT, TEST_BOTS, Site
 from tournaments.ratings import compute_ratings
 from tournaments.store import Store
@@ -89,8 +89,8 @@ def test_match_pages_embed_the_stored_record(two_player: Site) -> None:
             assert json.loads(text) == json.loads(store.record(row.id).to_json())
 
 
-def test_json_script_cannot_close_its_element() -> None:
-    text = json_script({"name": "</script><!-- & 'x'"})
+def test_embedded_json_cannot_close_its_element() -> None:
+    text = script_json(json.dumps({"name": "</script><!-- & 'x'"}, ensure_ascii=False))
     assert "<" not in text and ">" not in text and "&" not in text and "'" not in text
     assert json.loads(text) == {"name": "</script><!-- & 'x'"}
 
