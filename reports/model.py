@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from functools import cached_property
 from typing import Any
 
 from reports.colours import bot_colour, heat
@@ -27,7 +28,8 @@ FAILURE_DETAILS = 30  # failures shown in full (with stderr) on a bot's page; th
 
 # ----- formatting --------------------------------------------------------------------------------
 def fmt(x: float, digits: int = 2) -> str:
-    return f"{x:.{digits}f}"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
 
 
 def thousands(n: int) -> str:
@@ -175,7 +177,9 @@ class SiteModel:
         except Exception:  # a store from a game this install does not know
             return self.data.game
 
+    @cached_property
     def _scale(self) -> tuple[float, float]:
+        """The leaderboard bars' shared axis: every μ ± 3σ, widened to round numbers."""
         st = self.data.standings
         if not st:
             return 0.0, 50.0
@@ -188,7 +192,7 @@ class SiteModel:
         return fmt(self._frac(x), 2)
 
     def _frac(self, x: float) -> float:
-        lo, hi = self._scale()
+        lo, hi = self._scale
         return 100 * (x - lo) / (hi - lo) if hi > lo else 50.0
 
     def _bar(self, s: Standing) -> UncertaintyBar:
@@ -198,7 +202,7 @@ class SiteModel:
             lo1=fmt(f(s.mu - s.sigma)), w1=fmt(f(s.mu + s.sigma) - f(s.mu - s.sigma)), mu=fmt(f(s.mu)))
 
     def scale_ticks(self) -> list[Tick]:
-        lo, hi = self._scale()
+        lo, hi = self._scale
         step = _nice_step(hi - lo, 6)
         ticks = []
         x = lo

@@ -55,8 +55,7 @@ class SiteWriter:
         self.model = SiteModel(data)
         self.env = environment()
         self.common = {"site_name": data.name, "game": data.game}
-        self._templates = {}
-        self.written = 0
+        self._templates: dict[str, Any] = {}
 
     def _page(self, template: str, path: str, **context: Any) -> Path:
         """Render ``template`` to ``out/path``; links inside go up to the root by ``path``'s depth."""
@@ -67,7 +66,6 @@ class SiteWriter:
         html = t.render(root=root, **self.common, **context)
         target = self.out / path
         target.write_text(html, encoding="utf-8")
-        self.written += 1
         return target
 
     def write(self) -> Path:
@@ -101,6 +99,7 @@ class SiteWriter:
         return f"games/{game}.js" if asset.is_file() else None
 
     def write_index(self) -> Path:
+        """The index, and the whole head-to-head matrix beside it."""
         m, d = self.model, self.data
         series = [Series(m.bot(s.entrant).name, m.bot(s.entrant).colour, d.history.get(s.entrant, []))
                   for s in d.standings]

@@ -5,6 +5,7 @@ Screenshots of every page type are saved to ``$ARENA_TEST_OUTPUT/screenshots`` (
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -132,6 +133,16 @@ def test_the_replay_steps_through_every_decision(browser: Browser, two_player: S
     browser.css('[data-step="last"]').click()
     assert root.get_attribute("data-at-end") == "true"
     assert final_scores(browser) == list(row.scores)
+    # Play from the start, then pause
+    browser.css('[data-step="first"]').click()
+    play = browser.css('[data-step="play"]')
+    play.click()
+    time.sleep(1.6)
+    play.click()
+    reached = int(root.get_attribute("data-frame"))
+    assert reached >= 2
+    time.sleep(0.8)
+    assert int(root.get_attribute("data-frame")) == reached
     assert browser.errors() == []
 
 
