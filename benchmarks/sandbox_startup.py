@@ -8,7 +8,9 @@ sandbox's sweep of everything the bot started, scratch removal, uid release). Va
 
 * ``plain``: a bare ``Popen`` in a new session, as the first launcher did: no limits, no user;
 * every sandbox level this machine can run (``bwrap``; ``rlimits`` when root; ``process-group``
-  when not root), through ``arena.sandbox.start``.
+  when not root), through ``arena.sandbox.start``;
+* the same without the per-bot memory cgroup, where there is one (moving a process into a cgroup
+  waits for the kernel: this shows what the cap on a bot's total memory costs).
 
 All variants run the same interpreter (``python3`` on the system PATH) and the same staged SDK,
 so the difference is the sandbox alone. Variants run in alternation; median and 90th percentile
@@ -29,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from arena import sandbox  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
 from arena.connection import Connection  # noqa: E402
-from arena.sandbox import command, files  # noqa: E402
+from arena.sandbox import command, files, launch  # noqa: E402
+from arena.sandbox.cgroups import MemoryCap  # noqa: E402
 from protocol.wire import PROTOCOL_VERSION  # noqa: E402
 
 HELLO = {"type": "hello", "protocol": PROTOCOL_VERSION, "game": "block", "options": {}, "seat": 0,
@@ -54,6 +57,14 @@ class Plain:
         self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             stream.close()
+
+
+def without_cgroup(bot, level: str) -> sandbox.BotProcess:
+    launch.MEMORY_CGROUP = False
+    try:
+        return sandbox.start(bot, sandbox.Limits(sandbox=level))
+    finally:
+        launch.MEMORY_CGROUP = True
 
 
 def one_run(start) -> tuple[float, float]:
@@ -86,6 +97,11 @@ def main() -> None:
     variants = {"plain (no sandbox)": lambda: Plain(bot)}
     for level in levels:
         variants[level] = lambda level=level: sandbox.start(bot, sandbox.Limits(sandbox=level))
+    probe = MemoryCap.create(f"arena-bench-{os.getpid()}", 1 << 30)
+    if probe is not None:  # what the per-bot memory cgroup costs
+        probe.remove()
+        for level in levels:
+            variants[f"{level}, no cgroup"] = lambda level=level: without_cgroup(bot, level)
     for start in variants.values():  # warm up: SDK staging, the probe, the page cache
         one_run(start)
     results: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
