@@ -7,12 +7,13 @@ from arena.bots import BotSpec, load_bot
 from arena.game import Game
 from arena.record import OK
 from arena.referee import TimeControl, play_match
+from arena.sandbox import Limits
 
 RANDOM_BOT = "random"
 
 
 def check_bot(bot: BotSpec, game: Game, matches: int, time_control: TimeControl,
-              echo: Callable[[str], None]) -> list[str]:
+              limits: Limits, echo: Callable[[str], None]) -> list[str]:
     """Play ``matches`` whole matches against the random bot, in every seat; list the problems."""
     from arena.cli import BUNDLED_BOTS
 
@@ -26,7 +27,7 @@ def check_bot(bot: BotSpec, game: Game, matches: int, time_control: TimeControl,
         seat = i % n
         bots = [opponent] * n
         bots[seat] = bot
-        record = play_match(game, bots, seed=1000 + i, time_control=time_control)
+        record = play_match(game, bots, seed=1000 + i, time_control=time_control, limits=limits)
         st = record.statuses[seat]
         label = f"match {i + 1}/{matches} ({n} players, seat {seat}, seed {1000 + i})"
         if st.status == OK:

@@ -13,6 +13,7 @@ from arena.games import GAMES, get_game
 from arena.options import field_choices, field_doc, option_fields, parse_assignments
 from arena.record import OK
 from arena.referee import TimeControl, play_match
+from arena.sandbox import Limits
 
 BUNDLED_BOTS = Path(__file__).resolve().parent.parent / "bots"
 
@@ -63,11 +64,14 @@ def _time_control(text: str | None) -> TimeControl:
               help="A rule option (repeatable); see `arena games`.")
 @click.option("--time-control", "-t", metavar="MOVE+BANK",
               help="Seconds per move + seconds of bank per match, e.g. 1+10 (default 1+10).")
+@click.option("--limits", "limits_text", metavar="KEY=VALUE,...",
+              help="Sandbox limits, e.g. memory_mb=512,cpu_seconds=10 (docs/sandbox.md).")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the match record as JSON to this file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tuple[str, ...],
-         time_control: str | None, replay_path: str | None, quiet: bool) -> None:
+         time_control: str | None, limits_text: str | None, replay_path: str | None,
+         quiet: bool) -> None:
     """Play one match of GAME between the bots in the given folders; print it move by move."""
     game = get_game(game_name)
     if not game.min_players <= len(bot_paths) <= game.max_players:
@@ -76,6 +80,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     bots = [load_bot(p) for p in bot_paths]
     options = game.make_options(len(bots), parse_assignments(option_items))
     tc = _time_control(time_control)
+    limits = Limits.parse(limits_text) if limits_text else Limits()
     names = _seat_names(bots)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
@@ -85,7 +90,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
             click.echo(line)
 
     record = play_match(game, bots, options=options, seed=seed,
-                        time_control=tc, on_event=show)
+                        time_control=tc, limits=limits, on_event=show)
     _print_result(record, names)
     if replay_path:
         Path(replay_path).write_text(record.to_json(indent=1), encoding="utf-8")
@@ -114,13 +119,16 @@ def _print_result(record, names: list[str]) -> None:
 @click.option("--game", "game_name", required=True, help="The game the bot plays.")
 @click.option("--matches", default=4, show_default=True, help="Whole matches to play against the random bot.")
 @click.option("--time-control", "-t", metavar="MOVE+BANK", help="As for `arena play`.")
-def check(bot_path: str, game_name: str, matches: int, time_control: str | None) -> None:
+@click.option("--limits", "limits_text", metavar="KEY=VALUE,...", help="As for `arena play`.")
+def check(bot_path: str, game_name: str, matches: int, time_control: str | None,
+          limits_text: str | None) -> None:
     """Check a bot before submitting it: the handshake and whole matches against the random bot."""
     from arena.checker import check_bot
 
     game = get_game(game_name)
     bot = load_bot(bot_path)
     problems = check_bot(bot, game, matches=matches, time_control=_time_control(time_control),
+                         limits=Limits.parse(limits_text) if limits_text else Limits(),
                          echo=click.echo)
     if problems:
         click.echo(f"\n{bot.name}: {len(problems)} problem(s) found:")

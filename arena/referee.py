@@ -246,6 +246,10 @@ def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:
         if seat.conn is not None:
             seat.status.stderr_tail = seat.conn.stderr_tail()
             seat.conn.close()
+        if seat.status.status == CRASH:
+            hint = seat.process.explain(seat.status.stderr_tail)  # which limit, if one did it
+            if hint:
+                seat.status.reason += f" ({hint})"
         seat.process.kill()
     record.statuses = [s.status for s in seats]
 

@@ -99,3 +99,13 @@ def test_check_reports_problems_in_plain_words(fixture, words):
     assert result.exit_code == 1, result.output
     assert "problem(s) found" in result.output
     assert words in result.output
+
+
+def test_play_passes_sandbox_limits_and_names_a_bad_one(tmp_path):
+    replay = tmp_path / "m.json"
+    result = invoke("play", "block", RANDOM, RANDOM, "-q", "--limits", "memory_mb=512,sandbox=rlimits",
+                    "--replay", str(replay))
+    assert result.exit_code == 0, result.output
+    assert json.loads(replay.read_text())["sandbox"] == "rlimits"
+    bad = CliRunner().invoke(cli, ["play", "block", RANDOM, RANDOM, "--limits", "memory=5"])
+    assert bad.exit_code == 2 and "unknown limit 'memory'" in bad.output

@@ -88,6 +88,7 @@ def test_memory_bomb_crashes_with_a_memory_reason(level, spy, random_bot):
     assert status.status == CRASH, status
     assert "MemoryError" in status.stderr_tail
     assert "memory limit of 128 MiB" in spy.processes[0].explain(status.stderr_tail)
+    assert "memory limit of 128 MiB" in status.reason  # the referee says which limit
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -112,11 +113,10 @@ def test_cpu_spin_times_out(level, spy, random_bot):
 @pytest.mark.parametrize("level", LEVELS)
 def test_cpu_spin_past_its_cpu_limit_is_killed(level, spy, random_bot):
     slow = TimeControl(move_ms=4000, bank_ms=0, startup_ms=5000)
-    started = time.monotonic()
     status, _ = play(spy, random_bot, "cpu_spin", level, tc=slow, cpu_seconds=1)
-    assert time.monotonic() - started < 3.5  # killed after 1 s of CPU, long before its 4 s move
-    assert status.status == CRASH, status
+    assert status.status == CRASH, status  # killed after 1 s of CPU, not timed out at 4 s
     assert "CPU time limit of 1 s reached (SIGXCPU)" in spy.processes[0].explain(status.stderr_tail)
+    assert "SIGXCPU" in status.reason
 
 
 @pytest.mark.parametrize("level", LEVELS)
