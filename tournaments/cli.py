@@ -40,9 +40,14 @@ def tournament() -> None:
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: the config's 'output').")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def run_command(config: Path, workers: int | None, output: Path | None, quiet: bool) -> None:
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Play the matches on the Dask cluster whose scheduler is at ADDRESS "
+                   "(tcp://HOST:8786) instead of local workers (default: the config's 'cluster'). "
+                   "Needs arena[cluster]; see docs/cluster.md.")
+def run_command(config: Path, workers: int | None, output: Path | None, quiet: bool,
+                cluster: str | None) -> None:
     """Play every match of CONFIG; run it again to resume after a stop or a crash."""
-    _run(load_config(config), workers, output, quiet)
+    _run(load_config(config), workers, output, quiet, cluster=cluster)
 
 
 @click.command("ratings")
@@ -90,7 +95,7 @@ def demo_command(output: Path, workers: int | None) -> None:
         render_site = None
     if render_site is not None:
         index = render_site(output)
-        click.echo(f"report: {index or output}")
+        click.echo(f"report: {Path(index or output).resolve()}")
     click.echo(f"see the leaderboard again with: arena ratings {output}")
 
 
@@ -110,13 +115,15 @@ def demo_config(bots_dir: Path = BUNDLED_BOTS) -> TournamentConfig:
 # ----- shared ---------------------------------------------------------------------------------
 
 def _run(config: TournamentConfig, workers: int | None, output: Path | None,
-         quiet: bool) -> RunResult:
+         quiet: bool, cluster: str | None = None) -> RunResult:
     prepared = prepare(config, output)
     click.echo(config.describe())
     click.echo(f"{len(prepared.entrants)} entrants, {len(prepared.schedule)} matches; "
                f"results in {prepared.output}")
+    if cluster or config.cluster:
+        click.echo(f"playing on the Dask cluster at {cluster or config.cluster}")
     try:
-        result = run_tournament(prepared, workers=workers, progress=not quiet)
+        result = run_tournament(prepared, workers=workers, progress=not quiet, cluster=cluster)
     except KeyboardInterrupt:
         done = _stored_count(prepared.output)
         click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "

@@ -51,11 +51,13 @@ TOP_KEYS = _keys(
     Key("game", (str,), None, "Registered game name (see `arena games`).", required=True),
     Key("seed", (int,), 0, "Tournament seed: every schedule choice and every deal derives from it."),
     Key("workers", (int,), 0, "Matches played at once in worker processes; 0 = number of cores."),
+    Key("cluster", (str,), None, "Address of a Dask scheduler (tcp://HOST:8786) to play the matches "
+                                 "on instead of local workers (docs/cluster.md)."),
     Key("output", (str,), None, "Output folder holding the store; default: '<config name>-results' "
                                 "beside the config file."),
     Key("entrants", (list,), None, "Bot folders (strings or glob patterns) or inline tables "
                                    "{ path = ..., name = ... }.", required=True),
-    Key("options", (dict,), {}, "The game's rule options (see `arena games GAME`)."),
+    Key("options", (dict,), {}, "The game's rule options (see `arena games`)."),
     Key("format", (dict,), {}, "The format table."),
     Key("time_control", (dict, str), {}, "Time control: a table or '1+10' (seconds per move + bank)."),
     Key("limits", (dict,), {}, "Sandbox limits of every bot process."),
@@ -85,7 +87,7 @@ ENTRANT_KEYS = _keys(
     Key("path", (str,), None, "Bot folder.", required=True),
     Key("name", (str,), None, "Name in this tournament; default: the bot's manifest name."),
 )
-IDENTITY_EXCLUDES = ("workers", "output")  # keys that do not change which matches are played
+IDENTITY_EXCLUDES = ("workers", "output", "cluster")  # keys that do not change which matches are played
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ class TournamentConfig:
     output: str = ""
     draw_probability: float | None = None
     base_dir: Path = Path(".")
+    cluster: str | None = None      # Dask scheduler address (tournaments.cluster); None: local
 
     def to_dict(self) -> dict[str, Any]:
         """The config as JSON-ready values, every default filled in (the store keeps this)."""
@@ -135,6 +138,7 @@ class TournamentConfig:
             "limits": dict(self.limits),
             "ratings": {"draw_probability": self.draw_probability},
             "base_dir": str(self.base_dir),
+            "cluster": self.cluster,
         }
 
     def identity(self) -> dict[str, Any]:
@@ -156,7 +160,7 @@ class TournamentConfig:
             options=dict(data["options"]), format=FormatConfig(**fmt),
             time_control=TimeControl(**data["time_control"]), limits=dict(data["limits"]),
             draw_probability=data["ratings"].get("draw_probability"),
-            base_dir=Path(data["base_dir"]),
+            base_dir=Path(data["base_dir"]), cluster=data.get("cluster"),
         )
 
     @property
@@ -245,7 +249,15 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         options=dict(top["options"]), time_control=time_control, limits=limits,
         seed=top["seed"], workers=top["workers"], output=top["output"] or f"{stem}-results",
         draw_probability=float(draw) if draw is not None else None, base_dir=base_dir,
+        cluster=_check_cluster(top["cluster"], source),
     )
+
+
+def _check_cluster(address: str | None, source: str) -> str | None:
+    if address is not None and not address.strip():
+        raise ConfigError(f"{source}: 'cluster' is empty; give a Dask scheduler address such as "
+                          "'tcp://HOST:8786', or leave the key out to play on this machine")
+    return address.strip() if address is not None else None
 
 
 def _type_name(types: tuple[type, ...]) -> str:

@@ -215,8 +215,16 @@ class _Interrupts:
 
 def run_tournament(prepared: Prepared, *, workers: int | None = None,
                    backend: Backend | None = None, progress: bool = True,
-                   say: Callable[[str], None] | None = None) -> RunResult:
-    """Play every match the store does not hold yet; resumable at any moment."""
+                   say: Callable[[str], None] | None = None,
+                   cluster: str | None = None) -> RunResult:
+    """Play every match the store does not hold yet; resumable at any moment. ``cluster`` (else
+    the config's ``cluster``) is a Dask scheduler address to play on instead of local workers."""
+    address = cluster or prepared.config.cluster
+    if backend is None and address:
+        from tournaments.cluster import DaskBackend  # Dask is optional: imported only when used
+        # connects (or fails) before anything is written; ``workers`` caps the matches in flight
+        with DaskBackend(address, max_in_flight=workers) as dask_backend:
+            return run_tournament(prepared, backend=dask_backend, progress=progress, say=say)
     with output_lock(prepared.output):
         store, resumed = open_store(prepared)
         with store:
@@ -239,7 +247,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         n = workers or prepared.config.workers or default_workers()
         backend = ProcessBackend(min(n, max(1, len(todo))))
     by_id = {m.id: m for m in todo}
-    run_id = store.begin_run(backend.name, backend.workers)
+    run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
     outcome = "error"
     played = 0
     try:
@@ -248,7 +256,9 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
             results = backend.run(prepared.job(m) for m in todo)
             try:
                 for finished in results:
-                    match = by_id.pop(finished.match_id)
+                    match = by_id.pop(finished.match_id, None)
+                    if match is None:  # delivered twice (a retried remote task): the first counts
+                        continue
                     _check_record(match, finished.record, prepared)
                     store.add_match(match, finished.record, startup_ms=finished.startup_ms,
                                     wall_ms=finished.wall_ms, worker=finished.worker, run_id=run_id)

@@ -294,10 +294,14 @@ class Store:
 
     def record(self, match_id: int) -> MatchRecord:
         """The full match record of a finished match."""
+        return MatchRecord.from_json(self.record_json(match_id))
+
+    def record_json(self, match_id: int) -> str:
+        """The full match record of a finished match as the stored JSON text (docs/match-record.md)."""
         row = self._conn.execute("SELECT record FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             raise ArenaError(self._missing(match_id))
-        return MatchRecord.from_json(zlib.decompress(row[0]).decode("utf-8"))
+        return zlib.decompress(row[0]).decode("utf-8")
 
     def _missing(self, match_id: int) -> str:
         planned = self.planned
@@ -327,7 +331,7 @@ class Store:
                   worker: str, run_id: int) -> None:
         """Store one finished match in its own transaction (``scheduled``: a ScheduledMatch)."""
         statuses = record.statuses
-        blob = zlib.compress(record_json(record).encode("utf-8"), 6)
+        blob = zlib.compress(_record_to_json(record).encode("utf-8"), 6)
         values = (
             scheduled.id, scheduled.round, scheduled.table, scheduled.rotation, scheduled.deal,
             scheduled.seed, json.dumps(list(scheduled.seats)), json.dumps(record.scores),
@@ -346,7 +350,7 @@ class Store:
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
 
 
-def record_json(record: MatchRecord) -> str:
+def _record_to_json(record: MatchRecord) -> str:
     """``record.to_json()`` without ``dataclasses.asdict``'s deep copy of every event and decision
     (7 of the 10 ms a full Block match took); the same JSON document."""
     data = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}

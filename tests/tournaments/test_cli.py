@@ -94,3 +94,9 @@ def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: P
     assert f"results: {out / 'tournament.sqlite'}" in result.stdout
     assert (out / "tournament.sqlite").is_file()
     assert "rank" in result.stdout
+    try:
+        from reports import render_site  # noqa: F401
+    except ImportError:
+        return
+    index = next(line for line in result.stdout.splitlines() if line.startswith("report: "))
+    assert Path(index.removeprefix("report: ")).is_file()

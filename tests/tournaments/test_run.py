@@ -239,3 +239,30 @@ def test_a_worker_killed_mid_run_is_replaced_and_its_match_played_again(
     assert backend.killed and result.outcome == "complete" and result.done == 12
     run_tournament(prepare(config, tmp_path / "serial"), backend=SerialBackend(), progress=False)
     assert comparable_rows(tmp_path / "killed") == comparable_rows(tmp_path / "serial")
+
+
+class Twice:
+    """A backend that delivers every result twice (as a retried remote task might)."""
+
+    name = "twice"
+    workers = 1
+
+    def __init__(self) -> None:
+        self.inner = SerialBackend()
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+        for finished in self.inner.run(jobs):
+            yield finished
+            yield finished
+
+    def stop(self) -> None:
+        self.inner.stop()
+
+    def abort(self) -> None:
+        self.inner.abort()
+
+
+def test_a_result_delivered_twice_is_stored_once(config_path: Path, tmp_path: Path) -> None:
+    result = run_tournament(prepare(load_config(config_path), tmp_path / "out"), backend=Twice(),
+                            progress=False)
+    assert result.outcome == "complete" and result.played == result.done == 12
