@@ -10,25 +10,36 @@ machine the best run of each kind is the least disturbed one. It prints
 
 - matches per second of each run (wall time of the whole run: worker start-up, playing, storing);
 - parallel efficiency = rate(N) / (N × rate(1));
+- how many cores the whole machine kept busy during each run (a bot's start-up is two processes
+  at once, so even one worker keeps more than one core busy; others' load shows here too);
 - the start-up share: the time from asking for a match until its first game event (starting the
   bots in their sandbox and the handshake), summed over matches, over the summed wall time of the
   matches — as the workers measured them (the store keeps both per match).
+
+Last, the same matches are played by bare ``play_job`` loops in 1 and N processes (no backend, no
+store, no parent): the efficiency the machine itself allows, to tell arena's overhead from the
+machine's limits (a bot's start-up runs two processes at once, so one worker already keeps more
+than one core busy).
 
 Targets on the 2-core reference machine: efficiency >= 0.85; start-up share <= 25%.
 """
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.backends import default_workers  # noqa: E402
+from arena.bots import load_bot  # noqa: E402
+from tournaments.backends import MatchJob, default_workers, play_job  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.run import prepare, run_tournament  # noqa: E402
 from tournaments.store import Store  # noqa: E402
@@ -45,6 +56,18 @@ class Figures:
     matches: int
     startup_share: float
     match_ms: float     # mean wall time of a match in its worker
+    cores_busy: float   # the whole machine's CPU use during the run, in cores (others' load too)
+
+
+def machine_cpu() -> tuple[int, int] | None:
+    """(busy, total) jiffies of the whole machine, from /proc/stat (Linux)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+    except OSError:
+        return None
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
 
 
 def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path) -> Figures:
@@ -55,9 +78,13 @@ def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path) 
         "format": {"type": "round-robin", "players": 2, "rounds": rounds},
     }, base_dir=folder, source="benchmark")
     prepared = prepare(config, folder / f"workers-{workers}")
+    cpu_before = machine_cpu()
     started = time.perf_counter()
     result = run_tournament(prepared, workers=workers, progress=False)
     elapsed = time.perf_counter() - started
+    cpu_after = machine_cpu()
+    busy = ((cpu_after[0] - cpu_before[0]) / (cpu_after[1] - cpu_before[1]) * (os.cpu_count() or 1)
+            if cpu_before and cpu_after else float("nan"))
     with Store.open(result.store) as store:
         matches = store.matches()
     startup = sum(m.startup_ms for m in matches)
@@ -65,7 +92,32 @@ def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path) 
     times = sorted(datetime.fromisoformat(m.finished_at).timestamp() for m in matches)
     steady = (len(times) - 1) / (times[-1] - times[0])
     return Figures(result.played / elapsed, steady, result.played, startup / wall,
-                   wall / len(matches))
+                   wall / len(matches), busy)
+
+
+def _bare_loop(bot: str, matches: int, queue: Any) -> None:
+    """``play_job`` in a loop, in a process of its own: no backend, no store, no parent."""
+    spec = load_bot(bot)
+    play_job(MatchJob(0, "block", {}, (spec, spec), seed=10**6))  # imports, sandbox probe
+    queue.put("ready")
+    started = time.perf_counter()
+    for seed in range(matches):
+        play_job(MatchJob(seed, "block", {}, (spec, spec), seed=seed))
+    queue.put(time.perf_counter() - started)
+
+
+def bare_rate(processes: int, matches: int, bot: Path) -> float:
+    """Matches per second of ``processes`` bare loops at once: what the machine itself allows."""
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    procs = [ctx.Process(target=_bare_loop, args=(str(bot), matches, queue))
+             for _ in range(processes)]
+    for p in procs:
+        p.start()
+    times = [m for m in (queue.get() for _ in range(2 * processes)) if m != "ready"]
+    for p in procs:
+        p.join()
+    return processes * matches / max(times)
 
 
 def main() -> int:
@@ -76,6 +128,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=4, help="rounds of the round-robin (default 4)")
     parser.add_argument("--repeats", type=int, default=3,
                         help="runs of each kind, in alternation; the best of each counts (default 3)")
+    parser.add_argument("--bare", type=int, default=24,
+                        help="matches per bare play_job loop for the machine's ceiling (0: skip)")
     parser.add_argument("--bot", type=Path, default=ROOT / "bots" / "random",
                         help="the bot folder entered K times (default: bots/random)")
     args = parser.parse_args()
@@ -88,6 +142,8 @@ def main() -> int:
             serial.append(run_once(1, args.entrants, args.rounds, folder / f"s{i}", args.bot))
             parallel.append(run_once(args.workers, args.entrants, args.rounds, folder / f"p{i}",
                                      args.bot))
+        bare = [(bare_rate(1, args.bare, args.bot), bare_rate(args.workers, args.bare, args.bot))
+                for _ in range(args.repeats)] if args.bare else []
     one, many = max(serial), max(parallel)
     n = args.workers
     efficiency = many.rate / (n * one.rate)
@@ -99,8 +155,13 @@ def main() -> int:
           + f"; {n} workers " + ", ".join(f"{r.rate:.2f}" for r in parallel))
     for label, f in (("1 worker: ", one), (f"{n} workers:", many)):
         print(f"{label} {f.rate:6.2f} matches/s (steady {f.steady:5.2f}/s)   mean match "
-              f"{f.match_ms:6.1f} ms   start-up share {f.startup_share:.0%}")
+              f"{f.match_ms:6.1f} ms   start-up share {f.startup_share:.0%}   "
+              f"machine CPU busy {f.cores_busy:.2f} of {os.cpu_count()} cores")
     print(f"steady-state efficiency (first to last match) = {steady_efficiency:.2f}")
+    if bare:
+        b1, bn = max(b[0] for b in bare), max(b[1] for b in bare)
+        print(f"ceiling: bare play_job loops, no backend or store: 1 process {b1:.2f}/s, {n} "
+              f"processes {bn:.2f}/s, efficiency {bn / (n * b1):.2f}")
     ok_eff = efficiency >= EFFICIENCY_TARGET
     ok_share = share <= STARTUP_SHARE_TARGET
     print(f"parallel efficiency rate({n}) / ({n} x rate(1)) = "
