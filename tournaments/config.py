@@ -87,7 +87,8 @@ ENTRANT_KEYS = _keys(
     Key("path", (str,), None, "Bot folder.", required=True),
     Key("name", (str,), None, "Name in this tournament; default: the bot's manifest name."),
 )
-IDENTITY_EXCLUDES = ("workers", "output", "cluster")  # keys that do not change which matches are played
+# keys that do not change which matches are played
+IDENTITY_EXCLUDES = ("workers", "output", "cluster")
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ class TournamentConfig:
         }
 
     def identity(self) -> dict[str, Any]:
-        """What makes two configs the same tournament: all but workers, output and base_dir."""
+        """What makes two configs the same tournament: all but workers, output, cluster, base_dir."""
         data = self.to_dict()
         for key in (*IDENTITY_EXCLUDES, "base_dir"):
             data.pop(key)

@@ -1,0 +1,127 @@
+"""Tournaments on a real Dask ``LocalCluster`` (two worker processes) against the same tournaments
+played by the local pool: the stored results and ratings must be identical; resume crosses
+between the two; bundles are checked on the workers; the CLI and the TOML key reach the cluster."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distributed])")
+
+from arena.bots import folder_hash
+from arena.cli import cli
+from arena.errors import ArenaError
+from tournaments.cluster import BundlePlugin, DaskBackend, cached_bot_folder, pack_folder
+from tournaments.config import load_config
+from tournaments.run import prepare, run_tournament
+from tournaments.store import Store
+
+from ..tournaments.conftest import small_config, write_config
+from ..tournaments.test_run import StopAfter, comparable_rows, ratings_of
+
+TOTAL = 12  # 4 entrants: 6 pairs x 2 seats
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory, bots: dict[str, Path]) -> dict[str, Any]:
+    """The config, and what the local pool (2 worker processes) stores for it."""
+    root = tmp_path_factory.mktemp("cluster-run")
+    entrants = [bots["alpha"], bots["beta"], bots["first"], bots["crash"]]
+    config = write_config(root / "t.toml", small_config(entrants))
+    reference = root / "local"
+    result = run_tournament(prepare(load_config(config), reference), workers=2, progress=False)
+    assert result.done == TOTAL
+    return {"root": root, "config": config, "rows": comparable_rows(reference),
+            "ratings": ratings_of(reference)}
+
+
+def test_the_cluster_stores_what_the_local_pool_stores(setup: dict[str, Any], client: Any) -> None:
+    output = setup["root"] / "dask"
+    with DaskBackend(client) as backend:
+        assert backend.workers == 2
+        result = run_tournament(prepare(load_config(setup["config"]), output), backend=backend,
+                                progress=False)
+    assert (result.outcome, result.played, result.done) == ("complete", TOTAL, TOTAL)
+    rows = comparable_rows(output)
+    assert [r[0] for r in rows] == list(range(1, TOTAL + 1))   # every match, once
+    assert rows == setup["rows"]        # results, statuses, seeds, scores, ranks, decisions
+    assert ratings_of(output) == setup["ratings"]
+    with Store.open(output) as store:
+        matches = store.matches()
+        workers = {m.worker.split(" pid ")[0] for m in matches}
+        assert workers <= set(client.nthreads()) and len(workers) == 2  # both workers played
+        crashed = [m for m in matches if "crash" in m.statuses]
+        assert len(crashed) == 6 and all("exit" in " ".join(m.reasons) for m in crashed)
+        record = store.record(1)    # the record names the bots' own folders, not the cache's
+        assert {s["path"] for s in record.seats} <= {e.path for e in store.entrants()}
+        assert [r["backend"] for r in store.runs()] == [f"dask {client.scheduler.address}"]
+
+
+def test_resume_crosses_between_the_cluster_and_the_local_pool(setup: dict[str, Any],
+                                                               client: Any) -> None:
+    output = setup["root"] / "resumed"
+    config = load_config(setup["config"])
+    with DaskBackend(client) as backend:      # stopped (as by Ctrl-C) after 4 matches
+        first = run_tournament(prepare(config, output), backend=StopAfter(backend, 4),
+                               progress=False)
+    assert first.outcome == "stopped" and 4 <= first.done < TOTAL
+    second = run_tournament(prepare(config, output), workers=2, progress=False)  # resumed locally
+    assert second.played == TOTAL - first.done and second.done == TOTAL
+    assert comparable_rows(output) == setup["rows"]
+    assert ratings_of(output) == setup["ratings"]
+
+
+def test_the_command_line_and_the_toml_key_reach_the_cluster(setup: dict[str, Any],
+                                                             cluster: Any, bots: dict[str, Path],
+                                                             tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "cli"
+    result = runner.invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "-o", str(out),
+                                 "--cluster", cluster.scheduler_address])
+    assert result.exit_code == 0, result.output
+    assert f"playing on the Dask cluster at {cluster.scheduler_address}" in result.output
+    assert f"played {TOTAL} matches" in result.output
+    assert comparable_rows(out) == setup["rows"] and ratings_of(out) == setup["ratings"]
+
+    config = write_config(tmp_path / "k.toml", small_config(
+        [bots["alpha"], bots["first"]], cluster=cluster.scheduler_address, output="k-results"))
+    result = runner.invoke(cli, ["tournament", "run", str(config), "-q"])
+    assert result.exit_code == 0, result.output
+    with Store.open(tmp_path / "k-results") as store:
+        assert store.count() == (2, 0)
+        assert store.runs()[0]["backend"] == f"dask {cluster.scheduler_address}"
+
+
+def test_an_unreachable_scheduler_is_a_clear_error_and_writes_nothing(setup: dict[str, Any],
+                                                                      tmp_path: Path) -> None:
+    with pytest.raises(ArenaError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
+        DaskBackend("tcp://127.0.0.1:9", connect_timeout=1)
+    result = CliRunner().invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "-o",
+                                      str(tmp_path / "none"), "--cluster", "tcp://127.0.0.1:9"])
+    assert result.exit_code != 0 and "cannot reach the Dask scheduler" in result.output
+    assert not (tmp_path / "none").exists()
+
+
+def test_a_worker_checks_a_bundle_against_its_hash_before_use(client: Any, bots: dict[str, Path],
+                                                              bot_cache: Path) -> None:
+    alpha, beta = pack_folder(bots["alpha"]), pack_folder(bots["beta"])
+    # the right bundle: unpacked once into the worker's cache, verified
+    client.register_plugin(BundlePlugin({alpha.digest: alpha.data}), name="test-good")
+    folder = client.submit(cached_bot_folder, alpha.digest, pure=False).result()
+    assert Path(folder) == bot_cache / alpha.digest and folder_hash(Path(folder)) == alpha.digest
+    # a bundle under a key that is not its hash: refused on the worker
+    wrong = hashlib.sha256(b"not beta").hexdigest()
+    client.register_plugin(BundlePlugin({wrong: beta.data}), name="test-bad")
+    try:
+        future = client.submit(cached_bot_folder, wrong, pure=False)
+        with pytest.raises(ArenaError, match=f"bot bundle {wrong[:12]} unpacks to files whose "
+                                             f"hash is {beta.digest[:12]}, not its key: refused"):
+            future.result()
+        assert not (bot_cache / wrong).exists()
+    finally:
+        client.unregister_worker_plugin("test-good")
+        client.unregister_worker_plugin("test-bad")
