@@ -50,6 +50,7 @@ class Figures:
     steady: float       # matches per second from the first finished match to the last
     matches: int
     match_ms: float     # mean wall time of a match where it was played
+    startup_ms: float   # of which: starting the bots and the handshake
 
 
 def run_once(kind: str, workers: int, entrants: int, rounds: int, folder: Path, bot: Path,
@@ -72,7 +73,8 @@ def run_once(kind: str, workers: int, entrants: int, rounds: int, folder: Path, 
     times = sorted(datetime.fromisoformat(m.finished_at).timestamp() for m in matches)
     steady = (len(times) - 1) / (times[-1] - times[0])
     return Figures(result.played / elapsed, steady, result.played,
-                   sum(m.wall_ms for m in matches) / len(matches))
+                   sum(m.wall_ms for m in matches) / len(matches),
+                   sum(m.startup_ms for m in matches) / len(matches))
 
 
 def main() -> int:
@@ -124,7 +126,7 @@ def main() -> int:
     for label, f in ((f"local pool, {n} workers:  ", best_local),
                      (f"LocalCluster, {n} workers:", best_dask)):
         print(f"{label} {f.rate:6.2f} matches/s (steady {f.steady:5.2f}/s)   mean match "
-              f"{f.match_ms:6.1f} ms")
+              f"{f.match_ms:6.1f} ms, of which bot start-up {f.startup_ms:5.1f} ms")
     print(f"steady-state ratio cluster / local = {steady_ratio:.2f}")
     ok = ratio >= RATIO_TARGET
     print(f"whole-run ratio cluster / local = {ratio:.2f}   target >= {RATIO_TARGET}: "
