@@ -92,8 +92,13 @@ def play_match(
     time_control: TimeControl = TimeControl(),
     limits: sandbox.Limits | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
+    launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess] = sandbox.start,
 ) -> MatchRecord:
-    """Play one match; ``options`` is the game's options object or a mapping of user values."""
+    """Play one match; ``options`` is the game's options object or a mapping of user values.
+
+    ``launch`` starts one bot; a tournament worker passes one that hands out bot processes it
+    started ahead of time (they have never played: a bot still starts fresh for every match).
+    """
     game = get_game(game) if isinstance(game, str) else game
     if not game.min_players <= len(bots) <= game.max_players:
         raise ArenaError(f"{game.name} is played by {game.min_players} to {game.max_players} "
@@ -121,7 +126,7 @@ def play_match(
         emitted = len(state.events)
 
     try:
-        _start(seats, limits, record)
+        _start(seats, limits, record, launch)
         _handshake(seats, game.name, record.options, time_control)
         emit()
         while not state.is_terminal() and all(s.status.status == OK for s in seats):
@@ -144,10 +149,11 @@ def play_match(
     return record
 
 
-def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord) -> None:
+def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
+           launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess]) -> None:
     for seat in seats:
         try:
-            seat.process = sandbox.start(seat.bot, limits)
+            seat.process = launch(seat.bot, limits)
         except OSError as exc:
             seat.fail(CRASH, f"could not be started: {exc}")
             continue

@@ -36,6 +36,8 @@ from arena.bots import BotSpec
 from arena.record import MatchRecord
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
+from arena.sandbox import start as sandbox_start
+from tournaments.warm import WarmStarts
 
 
 @dataclass(frozen=True)
@@ -71,18 +73,25 @@ class MatchError(RuntimeError):
         self.match_id = match_id
 
 
-def play_job(job: MatchJob) -> Finished:
-    """Play one job; the referee turns every bot failure into a status, so this returns."""
+def play_job(job: MatchJob, warm: WarmStarts | None = None,
+             next_job: MatchJob | None = None) -> Finished:
+    """Play one job; the referee turns every bot failure into a status, so this returns.
+
+    With ``warm``, the bots come from there when they were started ahead, and once this match is
+    under way the bots of ``next_job`` are started ahead in turn.
+    """
     started = time.monotonic()
     first_event: list[float] = []
 
     def on_event(_event: dict[str, Any]) -> None:
         if not first_event:
             first_event.append(time.monotonic())
+            if warm is not None and next_job is not None:
+                warm.prepare(next_job.bots, Limits(**next_job.limits))
 
     record = play_match(job.game, list(job.bots), options=dict(job.options), seed=job.seed,
                         time_control=job.time_control, limits=Limits(**job.limits),
-                        on_event=on_event)
+                        on_event=on_event, launch=warm.launch if warm else sandbox_start)
     ended = time.monotonic()
     startup = (first_event[0] if first_event else ended) - started
     return Finished(job.match_id, record, startup_ms=round(startup * 1000, 3),
@@ -139,24 +148,30 @@ def _on_sigterm(_signum: int, _frame: Any) -> None:
 
 
 def _worker_main(conn: Connection) -> None:
-    """A worker's loop: receive a job, play it, send the result; exit on None or a dead parent."""
+    """A worker's loop: receive a job (and the one after it), play it, send the result; exit on
+    None or a dead parent. The next job's bots are started ahead while this one plays."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _on_sigterm)
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return  # the parent is gone
-        if job is None:
-            return
-        try:
-            reply: tuple[str, int, Any] = ("ok", job.match_id, play_job(job))
-        except Exception:
-            reply = ("error", job.match_id, traceback.format_exc())
-        try:
-            conn.send(reply)
-        except (BrokenPipeError, EOFError, OSError):
-            return
+    warm = WarmStarts()
+    try:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                return  # the parent is gone
+            if message is None:
+                return
+            job, next_job = message
+            try:
+                reply: tuple[str, int, Any] = ("ok", job.match_id, play_job(job, warm, next_job))
+            except Exception:
+                reply = ("error", job.match_id, traceback.format_exc())
+            try:
+                conn.send(reply)
+            except (BrokenPipeError, EOFError, OSError):
+                return
+    finally:
+        warm.discard()
 
 
 class _Worker:
@@ -166,11 +181,18 @@ class _Worker:
                                    name="arena-worker")
         self.process.start()
         child.close()
-        self.job: MatchJob | None = None
+        self.job: MatchJob | None = None       # in flight
+        self.reserved: MatchJob | None = None  # this worker's next job: its bots start ahead
 
-    def send(self, job: MatchJob) -> None:
-        self.job = job
-        self.conn.send(job)
+    def send(self, job: MatchJob, next_job: MatchJob | None) -> None:
+        self.job, self.reserved = job, next_job
+        self.conn.send((job, next_job))
+
+    def take_back(self) -> list[MatchJob]:
+        """The jobs given to this worker and not finished, in schedule order."""
+        jobs = [j for j in (self.job, self.reserved) if j is not None]
+        self.job = self.reserved = None
+        return jobs
 
     def close(self, timeout: float) -> None:
         try:
@@ -213,13 +235,18 @@ class ProcessBackend:
         idle = list(self._pool)
         try:
             while not self._aborting:
-                while idle and pending and not self._stopping:
-                    worker, job = idle.pop(), pending.popleft()
+                for worker in list(idle):
+                    if self._stopping:
+                        break
+                    job = worker.reserved or (pending.popleft() if pending else None)
+                    job = job or self._steal_reserved()
+                    if job is None:
+                        continue
+                    idle.remove(worker)
                     try:
-                        worker.send(job)
+                        worker.send(job, pending.popleft() if pending else None)
                     except OSError:  # it died while idle (killed from outside): replace it
-                        worker.job = None
-                        pending.appendleft(job)
+                        pending.extendleft(reversed(worker.take_back()))
                         idle.append(self._replace(worker))
                 busy = [w for w in self._pool if w.job is not None]
                 if not busy:
@@ -238,6 +265,9 @@ class ProcessBackend:
                         continue
                     job, worker.job = worker.job, None
                     assert job is not None
+                    if kind != "ok" and worker.reserved is not None:
+                        pending.appendleft(worker.reserved)  # not started: play it elsewhere
+                        worker.reserved = None
                     if kind == "ok":
                         idle.append(worker)
                         yield payload
@@ -252,6 +282,14 @@ class ProcessBackend:
                         idle.append(self._replace(worker))
         finally:
             self._shutdown()
+
+    def _steal_reserved(self) -> MatchJob | None:
+        """At the end of a run, an idle worker takes a job reserved by a busy one."""
+        for other in self._pool:
+            if other.job is not None and other.reserved is not None:
+                job, other.reserved = other.reserved, None
+                return job
+        return None
 
     def _replace(self, worker: _Worker) -> _Worker:
         self._pool.remove(worker)

@@ -1,0 +1,52 @@
+"""Bots started ahead of their match: handed out alive, never reused, the rest killed."""
+from __future__ import annotations
+
+import time
+
+from arena.referee import play_match
+from arena.sandbox import Limits
+from tests.conftest import surviving_children
+from tournaments.warm import WarmStarts
+
+
+def test_a_bot_started_ahead_is_alive_when_its_match_begins(random_bot):
+    warm = WarmStarts()
+    limits = Limits()
+    warm.prepare([random_bot, random_bot], limits)
+    warm._idle.wait()
+    ready = list(warm._ready[(random_bot, limits)])
+    assert len(ready) == 2
+    time.sleep(0.5)  # the starting thread has long finished its request: the bots must live on
+    assert all(p.proc.poll() is None for p in ready)
+    launched = []
+
+    def launch(bot, lim):
+        launched.append(warm.launch(bot, lim))
+        return launched[-1]
+
+    record = play_match("block", [random_bot, random_bot], seed=3, limits=limits, launch=launch)
+    assert not record.failed, record.statuses
+    assert {id(p) for p in launched} == {id(p) for p in ready}  # the warm ones, each once
+    assert warm._ready[(random_bot, limits)] == []
+    warm.launch(random_bot, limits).kill()  # nothing warm left: a new one is started
+    assert surviving_children() == []
+
+
+def test_unused_warm_bots_are_killed(random_bot):
+    warm = WarmStarts()
+    warm.prepare([random_bot], Limits())
+    warm._idle.wait()
+    (process,) = warm._ready[(random_bot, Limits())]
+    warm.discard()
+    assert process.proc.poll() is not None
+    assert surviving_children() == []
+
+
+def test_a_warm_bot_is_the_same_bot_with_the_same_limits(random_bot):
+    warm = WarmStarts()
+    warm.prepare([random_bot], Limits(memory_mb=512))
+    fresh = warm.launch(random_bot, Limits())  # other limits: not the warm one
+    assert fresh.limits == Limits()
+    fresh.kill()
+    warm.discard()
+    assert surviving_children() == []
