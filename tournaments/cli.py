@@ -13,6 +13,7 @@ import click
 
 from arena.bots import MANIFEST, load_bot
 from arena.errors import ArenaError
+from reports import render_site
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.run import RunResult, prepare, replay_match, run_tournament
@@ -86,16 +87,7 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
               help="Matches played at once (default: one per core).")
 def demo_command(output: Path, workers: int | None) -> None:
     """A small round-robin of the bundled bots; prints where the results are."""
-    result = _run(demo_config(), workers, output, quiet=False)
-    if result.outcome != "complete":
-        return
-    try:
-        from reports import render_site  # built by the reports package; optional until then
-    except ImportError:
-        render_site = None
-    if render_site is not None:
-        index = render_site(output)
-        click.echo(f"report: {Path(index or output).resolve()}")
+    _run(demo_config(), workers, output, quiet=False)
     click.echo(f"see the leaderboard again with: arena ratings {output}")
 
 
@@ -137,6 +129,8 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
                f"{result.failures} failed seats)")
     _print_ratings(prepared.output)
     click.echo(f"\nresults: {result.store}")
+    index = render_site(prepared.output)  # the report is part of every finished tournament
+    click.echo(f"report: {Path(index).resolve()}  (open it in a browser)")
     return result
 
 

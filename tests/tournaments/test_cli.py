@@ -94,9 +94,14 @@ def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: P
     assert f"results: {out / 'tournament.sqlite'}" in result.stdout
     assert (out / "tournament.sqlite").is_file()
     assert "rank" in result.stdout
-    try:
-        from reports import render_site  # noqa: F401
-    except ImportError:
-        return
     index = next(line for line in result.stdout.splitlines() if line.startswith("report: "))
-    assert Path(index.removeprefix("report: ")).is_file()
+    assert Path(index.removeprefix("report: ").split()[0]).is_file()
+
+
+def test_a_finished_run_writes_its_report(runner: CliRunner, tmp_path: Path,
+                                          bots: dict[str, Path]) -> None:
+    config = write_config(tmp_path / "t.toml", small_config([bots["alpha"], bots["beta"]]))
+    result = runner.invoke(cli, ["tournament", "run", str(config), "-q"])
+    assert result.exit_code == 0, result.stderr
+    index = tmp_path / "t-results" / "index.html"
+    assert f"report: {index}" in result.stdout and index.is_file()
