@@ -44,6 +44,28 @@ def _allows_none(tp: Any) -> bool:
     return type(None) in typing.get_args(tp)
 
 
+def parse_scalar(raw: Any, base: type) -> Any:
+    """A raw value (text from the CLI, or a TOML value) as ``bool``, ``int`` or ``str``.
+
+    Raises ``ValueError`` when it is not one; callers say which option or limit was wrong.
+    """
+    if base is bool:
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.strip().lower() in ("true", "yes", "on", "1"):
+            return True
+        if isinstance(raw, str) and raw.strip().lower() in ("false", "no", "off", "0"):
+            return False
+    elif base is int:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str):
+            return int(raw.strip())  # raises ValueError for text that is not a whole number
+    elif base is str and isinstance(raw, str):
+        return raw
+    raise ValueError(f"{raw!r} is not a {base.__name__}")
+
+
 def _coerce(name: str, raw: Any, tp: Any) -> Any:
     """Turn one raw value (text from the CLI or a TOML value) into the field's type."""
     if raw is None or (isinstance(raw, str) and raw.lower() in ("none", "default", "")):
@@ -51,24 +73,10 @@ def _coerce(name: str, raw: Any, tp: Any) -> Any:
             return None
         raise OptionError(f"option {name!r} needs a value")
     for base in _base_types(tp):
-        if base is bool:
-            if isinstance(raw, bool):
-                return raw
-            if isinstance(raw, str) and raw.lower() in ("true", "yes", "on", "1"):
-                return True
-            if isinstance(raw, str) and raw.lower() in ("false", "no", "off", "0"):
-                return False
-        elif base is int:
-            if isinstance(raw, int) and not isinstance(raw, bool):
-                return raw
-            if isinstance(raw, str):
-                try:
-                    return int(raw)
-                except ValueError:
-                    pass
-        elif base is str:
-            if isinstance(raw, str):
-                return raw
+        try:
+            return parse_scalar(raw, base)
+        except ValueError:
+            continue
     wanted = " or ".join(b.__name__ for b in _base_types(tp))
     raise OptionError(f"option {name!r}: {raw!r} is not a valid {wanted}")
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.options import parse_scalar
 
 # Sandbox levels, strongest first (docs/sandbox.md, "Levels").
 BWRAP = "bwrap"                    # namespaces (bubblewrap) + rlimits + own user when root
@@ -92,21 +93,11 @@ class Limits:
 
 
 def _coerce(key: str, raw: Any, tp: Any) -> Any:
-    if tp in ("bool", bool):
-        if isinstance(raw, bool):
-            return raw
-        if isinstance(raw, str) and raw.lower() in ("true", "yes", "on", "1"):
-            return True
-        if isinstance(raw, str) and raw.lower() in ("false", "no", "off", "0"):
-            return False
-        raise ArenaError(f"limit {key}={raw!r}: must be true or false")
-    if tp in ("int", int):
-        if isinstance(raw, bool):
-            raise ArenaError(f"limit {key}={raw!r}: must be a positive whole number")
-        if isinstance(raw, int):
-            return raw
-        try:
-            return int(str(raw).strip())
-        except ValueError:
-            raise ArenaError(f"limit {key}={raw!r}: must be a positive whole number") from None
-    return str(raw)
+    base = {"bool": bool, "int": int}.get(tp, tp) if isinstance(tp, str) else tp
+    if base not in (bool, int):
+        return str(raw)
+    try:
+        return parse_scalar(raw, base)
+    except ValueError:
+        wanted = "true or false" if base is bool else "a positive whole number"
+        raise ArenaError(f"limit {key}={raw!r}: must be {wanted}") from None
