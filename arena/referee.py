@@ -92,12 +92,13 @@ def play_match(
     time_control: TimeControl = TimeControl(),
     limits: sandbox.Limits | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
-    launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess] = sandbox.start,
+    launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess] | None = None,
 ) -> MatchRecord:
     """Play one match; ``options`` is the game's options object or a mapping of user values.
 
-    ``launch`` starts one bot; a tournament worker passes one that hands out bot processes it
-    started ahead of time (they have never played: a bot still starts fresh for every match).
+    ``launch`` starts one bot (default ``sandbox.start``); a tournament worker passes one that
+    hands out bot processes it started ahead of time (they have never played: a bot still starts
+    fresh for every match).
     """
     game = get_game(game) if isinstance(game, str) else game
     if not game.min_players <= len(bots) <= game.max_players:
@@ -126,7 +127,7 @@ def play_match(
         emitted = len(state.events)
 
     try:
-        _start(seats, limits, record, launch)
+        _start(seats, limits, record, launch or sandbox.start)
         _handshake(seats, game.name, record.options, time_control)
         emit()
         while not state.is_terminal() and all(s.status.status == OK for s in seats):

@@ -36,7 +36,6 @@ from arena.bots import BotSpec
 from arena.record import MatchRecord
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
-from arena.sandbox import start as sandbox_start
 from tournaments.warm import WarmStarts
 
 
@@ -91,7 +90,7 @@ def play_job(job: MatchJob, warm: WarmStarts | None = None,
 
     record = play_match(job.game, list(job.bots), options=dict(job.options), seed=job.seed,
                         time_control=job.time_control, limits=Limits(**job.limits),
-                        on_event=on_event, launch=warm.launch if warm else sandbox_start)
+                        on_event=on_event, launch=warm.launch if warm else None)
     ended = time.monotonic()
     startup = (first_event[0] if first_event else ended) - started
     return Finished(job.match_id, record, startup_ms=round(startup * 1000, 3),
