@@ -17,12 +17,17 @@ def random_bot():
     return load_bot(BOTS / "random")
 
 
+# Python's own helper, started once by the first multiprocessing or Dask test, lives as long as
+# the test process: it is not a bot and not ours to end.
+_NOT_OURS = "multiprocessing.resource_tracker"
+
+
 def surviving_children() -> list[psutil.Process]:
     """Processes started (directly or not) by this test process that are still alive."""
     alive = []
     for child in psutil.Process().children(recursive=True):
         try:
-            if child.status() != psutil.STATUS_ZOMBIE:
+            if child.status() != psutil.STATUS_ZOMBIE and _NOT_OURS not in " ".join(child.cmdline()):
                 alive.append(child)
         except psutil.NoSuchProcess:
             pass
