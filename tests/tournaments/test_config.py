@@ -21,8 +21,8 @@ def test_the_documented_example_loads_and_schedules() -> None:
     config = load_config(ROOT / "tournaments" / "example.toml")
     prepared = prepare(config)
     assert config.game == "block" and config.format.rounds == 3
-    assert [e.name for e in prepared.entrants] == ["greedy", "random", "random-twin"]
-    assert len(prepared.schedule) == 3 * 2 * 3  # 3 pairs, both seats, 3 rounds
+    assert [e.name for e in prepared.entrants] == ["greedy", "heavy", "random", "random-twin"]
+    assert len(prepared.schedule) == 6 * 2 * 3  # 6 pairs, both seats, 3 rounds
     assert config.output_dir == ROOT / "tournaments" / "example-results"
 
 
