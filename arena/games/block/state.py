@@ -10,8 +10,8 @@ from arena.game import TERMINAL, Result, State
 from arena.games.block.options import BlockOptions
 from arena.games.block.scoring import deal_points
 from arena.games.block.tiles import (
-    ACTIONS, LEAD_TEXT, LEFT, PASS, PLAY_TEXT, TILE_TEXT, TILES, Tile, highest_opening_tile,
-    opening_rank, pips,
+    ACTIONS, LEAD_TEXT, LEFT, ORIENTED_TEXT, PASS, PLAY_TEXT, TILE_TEXT, TILES, Tile,
+    highest_opening_tile, opening_rank, pips,
 )
 
 _PLAY_L, _PLAY_R = PLAY_TEXT
@@ -199,7 +199,11 @@ class BlockState(State):
 
     # ----- what a seat may know ------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
-        """block.md §9: the chain, ends, plays and passes, hand sizes, scores, own hand, past deals."""
+        """block.md §9: the chain, ends, plays and passes, hand sizes, scores, own hand, past deals.
+
+        Records that never change once made (each play, each finished deal) are shared with the
+        state rather than copied, since this is built for every decision: treat it as read-only.
+        """
         o = self.options
         return {
             "seat": seat,
@@ -212,10 +216,10 @@ class BlockState(State):
             "hand": [TILE_TEXT[t] for t in self.hands[seat]],
             "hand_sizes": [len(h) for h in self.hands],
             "set_aside": len(self.set_aside),
-            "chain": [f"{x}-{y}" for x, y in self.chain],
+            "chain": [ORIENTED_TEXT[t] for t in self.chain],
             "ends": list(self.ends) if self.ends is not None else None,
-            "plays": [list(p) for p in self.plays],
-            "deals": [dict(d, plays=[list(p) for p in d["plays"]]) for d in self._finished_deals],
+            "plays": list(self.plays),
+            "deals": list(self._finished_deals),
         }
 
     # ----- copies ---------------------------------------------------------------------------

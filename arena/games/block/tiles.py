@@ -27,6 +27,8 @@ def pips(tile: Tile) -> int:
 
 
 TILE_TEXT: dict[Tile, str] = {t: tile_text(t) for t in TILES}
+# a tile as laid in the chain, left half first: (4, 1) -> "4-1"
+ORIENTED_TEXT: dict[Tile, str] = {(a, b): f"{a}-{b}" for a in range(7) for b in range(7)}
 LEAD_TEXT: dict[Tile, str] = dict(TILE_TEXT)
 PLAY_TEXT: tuple[dict[Tile, str], dict[Tile, str]] = (
     {t: f"{tile_text(t)}:L" for t in TILES},
