@@ -215,6 +215,10 @@ class ProcessBackend:
 
     def __init__(self, workers: int, start_method: str = "spawn") -> None:
         self.workers = max(1, workers)
+        # Starting the next match's bots ahead (tournaments.warm) overlaps their start-up with
+        # play, which pays only when cores are left idle; with a worker per core it would just
+        # compete with the matches for the same CPU (measured: benchmarks/tournament_throughput).
+        self.start_ahead = self.workers < default_workers()
         self._ctx = multiprocessing.get_context(start_method)
         self._stopping = False
         self._aborting = False
@@ -243,7 +247,8 @@ class ProcessBackend:
                         continue
                     idle.remove(worker)
                     try:
-                        worker.send(job, pending.popleft() if pending else None)
+                        ahead = pending.popleft() if pending and self.start_ahead else None
+                        worker.send(job, ahead)
                     except OSError:  # it died while idle (killed from outside): replace it
                         pending.extendleft(reversed(worker.take_back()))
                         idle.append(self._replace(worker))

@@ -103,7 +103,8 @@ class BotProcess:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        if self.uid is not None and not users.wait_gone(self.uid, 2.0):
+        gone = self.uid is None or users.wait_gone(self.uid, 2.0)
+        if not gone:
             log.warning("arena: processes of bot uid %d survived SIGKILL", self.uid)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
@@ -120,7 +121,7 @@ class BotProcess:
         if self.memory_cap is not None:
             self.memory_cap.remove()
         if self._user is not None:
-            self._user.release()
+            self._user.release(clean=gone)
 
 
 _cgroup_serial = itertools.count()

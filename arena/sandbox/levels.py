@@ -85,8 +85,7 @@ def _detect() -> Support:
         failure = [str(exc)]
     finally:
         if user is not None:
-            users.wait_gone(user.uid, 2.0)
-            user.release()
+            user.release(clean=users.wait_gone(user.uid, 2.0))
     if failure is not None:
         return Support(fallback, missing=f"bubblewrap ({path}) cannot create its namespaces here: "
                                          f"{failure[0] if failure else 'no error message'}")

@@ -47,6 +47,12 @@ def _lock_dir() -> Path:
                   + ", ".join(map(str, _LOCK_DIRS)) + ")")
 
 
+# What a lock file says of its uid while nobody holds it: CLEAN means its last holder saw every
+# process of the uid gone before letting go; anything else (BUSY, left by a referee that died while
+# holding it) means leftovers must be looked for, which costs a scan of every process.
+CLEAN, BUSY = b"clean", b"busy"
+
+
 class BotUser:
     """A uid (and gid of the same number) reserved for one bot until :meth:`release`."""
 
@@ -54,10 +60,18 @@ class BotUser:
         self.uid = uid
         self._lock_fd: int | None = lock_fd
 
-    def release(self) -> None:
+    def release(self, clean: bool = False) -> None:
+        """Let go of the uid; ``clean`` when no process of it is left (checked by the caller)."""
         if self._lock_fd is not None:
+            if clean:
+                _mark(self._lock_fd, CLEAN)
             os.close(self._lock_fd)  # closing the file drops the flock
             self._lock_fd = None
+
+
+def _mark(fd: int, state: bytes) -> None:
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, state, 0)
 
 
 def is_free(uid: int) -> bool:
@@ -84,16 +98,22 @@ def allocate() -> BotUser:
     with _pool_lock:
         for i in range(UID_COUNT):
             uid = UID_BASE + (start + i) % UID_COUNT
-            fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            path = folder / f"{uid}.lock"
+            flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC
+            try:
+                fd, new = os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o600), True
+            except FileExistsError:
+                fd, new = os.open(path, flags), False
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 os.close(fd)
                 continue
-            if pids_of(uid):  # leftovers of a referee that died: end them, use another uid meanwhile
-                kill_user(uid)
+            if not new and os.pread(fd, 16, 0) != CLEAN and pids_of(uid):
+                kill_user(uid)  # leftovers of a referee that died: end them, use another uid meanwhile
                 os.close(fd)
                 continue
+            _mark(fd, BUSY)
             return BotUser(uid, fd)
     raise OSError(f"all {UID_COUNT} sandbox user ids are in use")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import shutil
 import signal
+import subprocess
 
 import pytest
 
@@ -170,3 +171,34 @@ def test_explain_names_the_limit():
     assert "out-of-memory" in sandbox.explain(137, "", lim, "bwrap")
     assert "processes together went over its memory limit of 100 MiB" in sandbox.explain(
         137, "", lim, "bwrap", oom_killed=True)
+
+
+def test_a_uid_left_busy_by_a_dead_referee_is_cleaned_before_reuse(monkeypatch):
+    """A lock file that does not say 'clean' (its holder died) makes allocate look for leftovers
+    of that uid and end them; a cleanly released uid is taken without a scan."""
+    if not IS_ROOT:
+        pytest.skip("bot uids are only used when the referee runs as root")
+    uid = users.UID_BASE + 7
+    monkeypatch.setattr(users.random, "randrange", lambda n: 7)
+    lock = users._lock_dir() / f"{uid}.lock"
+    lock.unlink(missing_ok=True)
+    sleeper = subprocess.Popen(["sleep", "60"], user=uid, group=uid, extra_groups=[])
+    try:
+        lock.write_bytes(users.BUSY)  # as a referee that was killed while a bot held this uid
+        first = users.allocate()       # finds the sleeper, ends it, takes the next uid
+        assert first.uid == uid + 1
+        assert sleeper.wait(timeout=5) == -signal.SIGKILL
+        first.release(clean=True)
+        scans = []
+        monkeypatch.setattr(users, "pids_of", lambda u, **kw: scans.append(u) or [])
+        again = users.allocate()       # uid is free now (its lock says busy: scanned, nothing left)
+        assert again.uid == uid and scans == [uid]
+        again.release(clean=True)
+        assert lock.read_bytes() == users.CLEAN
+        scans.clear()
+        third = users.allocate()       # released clean: taken without scanning every process
+        assert third.uid == uid and scans == []
+        third.release(clean=True)
+    finally:
+        sleeper.kill()
+        sleeper.wait()

@@ -78,11 +78,15 @@ def config_path(tmp_path: Path, bots: dict[str, Path]) -> Path:
     return write_config(tmp_path / "t.toml", small_config(entrants))
 
 
-def test_parallel_and_serial_runs_store_and_rate_identically(config_path: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("start_ahead", [False, True])
+def test_parallel_and_serial_runs_store_and_rate_identically(config_path: Path, tmp_path: Path,
+                                                             start_ahead: bool) -> None:
     config = load_config(config_path)
     serial = run_tournament(prepare(config, tmp_path / "serial"), backend=SerialBackend(),
                             progress=False)
-    parallel = run_tournament(prepare(config, tmp_path / "parallel"), backend=ProcessBackend(2),
+    backend = ProcessBackend(2)
+    backend.start_ahead = start_ahead  # workers start the next match's bots during this one
+    parallel = run_tournament(prepare(config, tmp_path / "parallel"), backend=backend,
                               progress=False)
     assert serial.outcome == parallel.outcome == "complete"
     assert serial.done == parallel.done == serial.total == 12
