@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import shutil
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -270,3 +271,19 @@ def test_a_result_delivered_twice_is_stored_once(config_path: Path, tmp_path: Pa
     result = run_tournament(prepare(load_config(config_path), tmp_path / "out"), backend=Twice(),
                             progress=False)
     assert result.outcome == "complete" and result.played == result.done == 12
+
+
+def test_between_runs_the_store_file_alone_holds_everything(config_path: Path, tmp_path: Path) -> None:
+    """The write-ahead log is folded back when a run ends (readers afterwards may leave an empty
+    one behind): copying tournament.sqlite alone is enough."""
+    run_tournament(prepare(load_config(config_path), tmp_path / "out"), backend=SerialBackend(),
+                   progress=False)
+    with Store.open(tmp_path / "out") as reader:  # as `arena ratings` and the report do
+        compute_ratings(reader)
+    wal = tmp_path / "out" / "tournament.sqlite-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+    alone = tmp_path / "copy"
+    alone.mkdir()
+    shutil.copy(tmp_path / "out" / "tournament.sqlite", alone / "tournament.sqlite")
+    with Store.open(alone) as store:
+        assert store.count()[0] == 12
