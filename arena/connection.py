@@ -7,7 +7,7 @@ stderr is drained whenever we wait, so a chatty bot never blocks on a full pipe.
 from __future__ import annotations
 
 import os
-import selectors
+import select
 import signal
 import time
 from typing import Any
@@ -58,9 +58,9 @@ class Connection:
         self._stderr = bytearray()
         self._stderr_dropped = 0
         self._stderr_limit = stderr_tail
-        self._sel = selectors.DefaultSelector()
-        self._sel.register(self._out, selectors.EVENT_READ)
-        self._sel.register(self._err, selectors.EVENT_READ)
+        self._poll = select.poll()  # a few fds: poll(2) is as quick as epoll and portable
+        self._poll.register(self._out, select.POLLIN)
+        self._poll.register(self._err, select.POLLIN)
         self._out_open = True
         self._err_open = True
         self._pending = b""
@@ -98,10 +98,10 @@ class Connection:
     def _close_fd(self, fd: int) -> None:
         if fd == self._err and self._err_open:
             self._err_open = False
-            self._sel.unregister(fd)
+            self._poll.unregister(fd)
         elif fd == self._out and self._out_open:
             self._out_open = False
-            self._sel.unregister(fd)
+            self._poll.unregister(fd)
 
     # ----- exchanges ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -130,28 +130,27 @@ class Connection:
         writing = False
         while True:
             if self._pending and not writing:
-                self._sel.register(self._in, selectors.EVENT_WRITE)
+                self._poll.register(self._in, select.POLLOUT)
                 writing = True
             elif not self._pending and writing:
-                self._sel.unregister(self._in)
+                self._poll.unregister(self._in)
                 writing = False
             timeout = deadline - time.monotonic()
             if timeout <= 0:
                 if writing:
-                    self._sel.unregister(self._in)
+                    self._poll.unregister(self._in)
                 raise BotTimeout("did not read its input in time" if self._pending
                                  else "did not answer in time")
             if not self._out_open:
                 if writing:
-                    self._sel.unregister(self._in)
+                    self._poll.unregister(self._in)
                 raise BotExited(self._exit_reason("closed its output"))
-            for key, _ in self._sel.select(timeout):
-                fd = key.fd
+            for fd, _ in self._poll.poll(timeout * 1000):
                 if fd == self._in:
                     try:
                         self._write_some()
                     except BotExited:
-                        self._sel.unregister(self._in)
+                        self._poll.unregister(self._in)
                         raise
                     continue
                 try:
@@ -173,7 +172,7 @@ class Connection:
                 frame = self._next_frame()
                 if frame is not None:
                     if writing:
-                        self._sel.unregister(self._in)
+                        self._poll.unregister(self._in)
                     return frame
 
     def _next_frame(self) -> dict[str, Any] | None:
@@ -201,4 +200,3 @@ class Connection:
 
     def close(self) -> None:
         self.drain_stderr()
-        self._sel.close()
