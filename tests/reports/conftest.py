@@ -1,6 +1,6 @@
 """Small real tournaments, played once per test session, and their rendered sites.
 
-The 2-player one has three entrants: the bundled random bot, ``heavy`` (plays its heaviest tile)
+The 2-player one has three entrants: the bundled ``random`` and ``heavy`` bots
 and ``flaky`` entered under the name ``<script>alert(1)</script>``, which logs markup to stderr
 and crashes in deal 3 when it sits in seat 0, so the site has failures, stderr tails and a name
 that must be escaped everywhere.
@@ -45,7 +45,7 @@ def play(folder: Path, players: int, rounds: int) -> Path:
         "seed": 11,
         "entrants": [
             str(ROOT / "bots" / "random"),
-            str(TEST_BOTS / "heavy"),
+            str(ROOT / "bots" / "heavy"),
             {"path": str(TEST_BOTS / "flaky"), "name": EVIL_NAME},
         ],
         "format": {"players": players, "rounds": rounds},

@@ -214,7 +214,7 @@ def test_a_tournament_without_results_yet(tmp_path: Path) -> None:
     from tournaments.run import open_store, prepare
 
     config = parse_config({"game": "block", "entrants": [str(ROOT / "bots" / "random"),
-                                                         str(TEST_BOTS / "heavy")],
+                                                         str(ROOT / "bots" / "heavy")],
                            "ratings": {"draw_probability": 0.01}}, base_dir=tmp_path)
     store, _ = open_store(prepare(config, tmp_path / "out"))
     store.close()
