@@ -130,7 +130,8 @@ def play_match(
         _start(seats, limits, record, launch or sandbox.start)
         _handshake(seats, game.name, record.options, time_control)
         emit()
-        while not state.is_terminal() and all(s.status.status == OK for s in seats):
+        playing = all(s.status.status == OK for s in seats)  # everyone started and said ready
+        while playing and not state.is_terminal():
             seat_no = state.current_player()
             seat = seats[seat_no]
             legal = state.legal_actions()
