@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
+from arena import sandbox
 from arena.bots import BotSpec
 from arena.record import MatchRecord
 from arena.referee import TimeControl, play_match
@@ -143,7 +144,10 @@ class SerialBackend:
 # ----- worker processes ----------------------------------------------------------------------
 
 def _on_sigterm(_signum: int, _frame: Any) -> None:
-    raise SystemExit(143)  # unwinds play_match, whose finally kills the bots' process groups
+    """Told to stop at once: kill this worker's bots and leave. No exception is raised: one could
+    land anywhere (inside a fork's bookkeeping, say) and be swallowed there."""
+    sandbox.kill_all()
+    os._exit(143)
 
 
 def _worker_main(conn: Connection) -> None:

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from arena.sandbox.diagnose import explain
 from arena.sandbox.command import BOT_MOUNT, SCRATCH_MOUNT, SDK_MOUNT
-from arena.sandbox.launch import BotProcess, start
+from arena.sandbox.launch import BotProcess, kill_all, start
 from arena.sandbox.levels import Support, reset, support
 from arena.sandbox.limits import AUTO, BWRAP, LEVELS, PROCESS_GROUP, RLIMITS, Limits
 
 __all__ = [
     "AUTO", "BOT_MOUNT", "BWRAP", "LEVELS", "PROCESS_GROUP", "RLIMITS", "SCRATCH_MOUNT", "SDK_MOUNT",
-    "BotProcess", "Limits", "Support", "explain", "reset", "start", "support",
+    "BotProcess", "Limits", "Support", "explain", "kill_all", "reset", "start", "support",
 ]

@@ -28,9 +28,11 @@ _running: "set[BotProcess]" = set()  # started and not yet killed
 
 
 @atexit.register
-def _kill_leftovers() -> None:
-    """A referee that exits without killing its bots (an exception at the wrong moment) still
-    ends them and removes their files."""
+def kill_all() -> None:
+    """Kill every bot this process started and has not killed yet, and remove their files.
+
+    Runs at exit, so that a referee that leaves without killing its bots (an exception at the
+    wrong moment) still ends them; a worker that is told to stop calls it before leaving."""
     for process in list(_running):
         if process.owner == os.getpid():  # not in a forked child: those bots are its parent's
             process.kill()
