@@ -56,7 +56,7 @@ from tournaments.backends import Finished, MatchError, MatchJob, play_job
 
 CACHE_ENV = "ARENA_BOT_CACHE"      # overrides the worker's bundle cache folder
 CACHE_NAME = "arena-bots"
-INSTALL_HINT = "pip install 'arena[cluster]'"
+INSTALL_HINT = "pip install '.[cluster]' in arena's folder"
 
 
 class BundleError(ArenaError):
