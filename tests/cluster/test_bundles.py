@@ -122,7 +122,7 @@ def test_the_cache_must_not_be_writable_by_others(tmp_path: Path,
 
 def test_without_dask_a_clear_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
-    with pytest.raises(ArenaError, match=r"pip install 'arena\[cluster\]'"):
+    with pytest.raises(ArenaError, match=r"pip install '\.\[cluster\]' in arena's folder"):
         cluster.DaskBackend("tcp://127.0.0.1:8786")
 
 
