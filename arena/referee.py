@@ -13,7 +13,7 @@ from typing import Any
 
 from arena import sandbox
 from arena.bots import BotSpec
-from arena.connection import BotExited, BotFailure, BotProtocolError, BotTimeout, Connection
+from arena.connection import BotExited, BotProtocolError, BotTimeout, Connection
 from arena.errors import ArenaError
 from arena.game import Game, Result
 from arena.games import get_game

@@ -251,7 +251,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     outcome = "error"
     played = 0
     try:
-        with _Interrupts(backend, say) as interrupts:
+        with _Interrupts(backend, say):
             bar.draw(force=True)
             results = backend.run(prepared.job(m) for m in todo)
             try:

@@ -17,7 +17,7 @@ from arena.game import TERMINAL
 from arena.games import get_game
 from arena.games.block.scoring import deal_points
 from arena.games.block.state import BlockState
-from arena.games.block.tiles import TILE_TEXT, TILES, parse_tile, pips
+from arena.games.block.tiles import TILE_TEXT, parse_tile, pips
 
 BLOCK = get_game("block")
 

@@ -15,7 +15,7 @@ from reports.charts import thin
 from reports.cli import report
 from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
 from reports.render import SiteWriter, script_json
-from tests.reports.conftest import EVIL_NAME, ROOT, TEST_BOTS, Site
+from tests.reports.conftest import EVIL_NAME, ROOT, Site
 from tournaments.ratings import compute_ratings
 from tournaments.store import Store
 
