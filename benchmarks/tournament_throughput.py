@@ -1,25 +1,29 @@
 """Tournament throughput: matches per second with 1 and with N workers, and bot start-up share.
 
-    python benchmarks/tournament_throughput.py [--workers N] [--entrants K] [--rounds R] [--repeats R]
+    python benchmarks/tournament_throughput.py [--workers N] [--entrants K] [--rounds R]
+                                               [--repeats R] [--cores-per-match C]
 
 Plays the same round-robin of random Block bots (the bundled ``bots/random``, entered K times
 under different names; full 2-player matches with the default options and time control) twice,
-through ``run_tournament`` exactly as ``arena tournament run`` does (worker processes, SQLite
-store): with 1 worker and with N (default: one per core), alternately, several times; on a shared
-machine the best run of each kind is the least disturbed one. It prints
+through ``run_tournament`` exactly as ``arena tournament run`` does (worker processes, each on a
+core of its own by default, SQLite store): with 1 worker and with N (default: one per core),
+alternately, several times; on a shared machine the best run of each kind is the least disturbed
+one. It prints
 
 - matches per second of each run (wall time of the whole run: worker start-up, playing, storing);
 - parallel efficiency = rate(N) / (N × rate(1));
-- how many cores the whole machine kept busy during each run (a bot's start-up is two processes
-  at once, so even one worker keeps more than one core busy; others' load shows here too);
+- how many cores the whole machine kept busy during each run (the parent process that stores
+  the results and the kernel's clean-up of finished sandboxes run beside the workers; others'
+  load shows here too);
 - the start-up share: the time from asking for a match until its first game event (starting the
   bots in their sandbox and the handshake), summed over matches, over the summed wall time of the
-  matches — as the workers measured them (the store keeps both per match).
+  matches — as the workers measured them (the store keeps both per match). This is the time a
+  match waits for its bots. A worker that starts the next match's bots ahead on its own core
+  (the default) spends their start-up CPU during the match before, whose wall time includes it.
 
-Last, the same matches are played by bare ``play_job`` loops in 1 and N processes (no backend, no
-store, no parent): the efficiency the machine itself allows, to tell arena's overhead from the
-machine's limits (a bot's start-up runs two processes at once, so one worker already keeps more
-than one core busy).
+Last, the same matches are played by bare ``play_job`` loops in 1 and N unpinned processes (no
+backend, no store, no parent, no starting ahead): the efficiency the machine itself allows, to
+tell arena's overhead from the machine's limits.
 
 Targets on the 2-core reference machine: efficiency >= 0.85; start-up share <= 25%.
 """
@@ -70,10 +74,12 @@ def machine_cpu() -> tuple[int, int] | None:
     return sum(values) - idle, sum(values)
 
 
-def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path) -> Figures:
+def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path,
+             cores_per_match: int = 1) -> Figures:
     """Play one tournament with ``workers`` workers and measure it."""
     config = parse_config({
         "name": f"throughput-{workers}", "game": "block", "seed": 1,
+        "cores_per_match": cores_per_match,
         "entrants": [{"path": str(bot), "name": f"random-{i}"} for i in range(entrants)],
         "format": {"type": "round-robin", "players": 2, "rounds": rounds},
     }, base_dir=folder, source="benchmark")
@@ -130,6 +136,8 @@ def main() -> int:
                         help="runs of each kind, in alternation; the best of each counts (default 3)")
     parser.add_argument("--bare", type=int, default=24,
                         help="matches per bare play_job loop for the machine's ceiling (0: skip)")
+    parser.add_argument("--cores-per-match", type=int, default=1,
+                        help="cores of its own per worker; 0: no pinning (default 1)")
     parser.add_argument("--bot", type=Path, default=ROOT / "bots" / "random",
                         help="the bot folder entered K times (default: bots/random)")
     args = parser.parse_args()
@@ -139,9 +147,10 @@ def main() -> int:
         folder = Path(tmp)
         run_once(1, 2, 1, folder / "warm-up", args.bot)  # sandbox probe, page cache
         for i in range(args.repeats):
-            serial.append(run_once(1, args.entrants, args.rounds, folder / f"s{i}", args.bot))
+            serial.append(run_once(1, args.entrants, args.rounds, folder / f"s{i}", args.bot,
+                                   args.cores_per_match))
             parallel.append(run_once(args.workers, args.entrants, args.rounds, folder / f"p{i}",
-                                     args.bot))
+                                     args.bot, args.cores_per_match))
         bare = [(bare_rate(1, args.bare, args.bot), bare_rate(args.workers, args.bare, args.bot))
                 for _ in range(args.repeats)] if args.bare else []
     one, many = max(serial), max(parallel)

@@ -14,12 +14,15 @@ is the bot's log; stdout belongs to the protocol, so ``print`` is redirected to 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import Any, BinaryIO
 
 from protocol.wire import HEADER, MAX_REFEREE_MESSAGE, PROTOCOL_VERSION, decode_body, encode
 
-Choose = Callable[[dict[str, Any], list[str]], str]
+TYPE_CHECKING = False  # every Python bot imports this at start-up: keep ``typing`` out of it
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, BinaryIO
+
+    Choose = Callable[[dict[str, Any], list[str]], str]
 
 
 def _read_exact(stream: BinaryIO, n: int) -> bytes | None:
@@ -64,7 +67,7 @@ def run(choose: Choose, name: str | None = None,
         if message is None or message["type"] == "end":
             return
         if message["type"] == "hello":
-            reply: dict[str, Any] = {"type": "ready", "protocol": PROTOCOL_VERSION}
+            reply: dict[str, object] = {"type": "ready", "protocol": PROTOCOL_VERSION}
             if name:
                 reply["name"] = name
             write_message(out, reply)

@@ -150,11 +150,14 @@ def _on_sigterm(_signum: int, _frame: Any) -> None:
     os._exit(143)
 
 
-def _worker_main(conn: Connection) -> None:
+def _worker_main(conn: Connection, cores: frozenset[int] | None = None) -> None:
     """A worker's loop: receive a job (and the one after it), play it, send the result; exit on
-    None or a dead parent. The next job's bots are started ahead while this one plays."""
+    None or a dead parent. The next job's bots are started ahead while this one plays. With
+    ``cores``, the worker and every bot it starts run on those cores only."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _on_sigterm)
+    if cores:
+        os.sched_setaffinity(0, cores)  # before any thread: threads and children inherit it
     warm = WarmStarts()
     try:
         while True:
@@ -178,9 +181,10 @@ def _worker_main(conn: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Any, cores: frozenset[int] | None) -> None:
+        self.cores = cores
         self.conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=_worker_main, args=(child,), daemon=True,
+        self.process = ctx.Process(target=_worker_main, args=(child, cores), daemon=True,
                                    name="arena-worker")
         self.process.start()
         child.close()
@@ -213,16 +217,23 @@ class _Worker:
 
 
 class ProcessBackend:
-    """Plays jobs in ``workers`` spawned worker processes, one match per worker at a time."""
+    """Plays jobs in ``workers`` spawned worker processes, one match per worker at a time.
+
+    With ``cores_per_match`` = K (and K x workers cores to spare), worker i and the bots it starts
+    run on cores iK..iK+K-1 only: a match never competes for CPU with another match, so a bot's
+    clock measures the same machine in every match. The worker then starts its next match's bots
+    ahead (tournaments.warm), on its own cores, filling the moments its match waits for a reply.
+    Unpinned (K = 0, or more workers than cores allow), workers start ahead only when they leave
+    cores idle: otherwise the starts would compete with the other matches.
+    """
 
     name = "processes"
 
-    def __init__(self, workers: int, start_method: str = "spawn") -> None:
+    def __init__(self, workers: int, start_method: str = "spawn", cores_per_match: int = 1) -> None:
         self.workers = max(1, workers)
-        # Starting the next match's bots ahead (tournaments.warm) overlaps their start-up with
-        # play, which pays only when cores are left idle; with a worker per core it would just
-        # compete with the matches for the same CPU (measured: benchmarks/tournament_throughput).
-        self.start_ahead = self.workers < default_workers()
+        self.cores = core_sets(sorted(available_cores()), self.workers, cores_per_match)
+        pinned = self.cores[0] is not None
+        self.start_ahead = pinned or self.workers < len(available_cores())
         self._ctx = multiprocessing.get_context(start_method)
         self._stopping = False
         self._aborting = False
@@ -238,24 +249,29 @@ class ProcessBackend:
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
         pending: deque[MatchJob] = deque(jobs)
         retried: set[int] = set()
-        self._pool = [_Worker(self._ctx) for _ in range(min(self.workers, len(pending)))]
+        self._pool = [_Worker(self._ctx, cores) for cores in self.cores[:len(pending)]]
         idle = list(self._pool)
+
+        def dispatch() -> None:
+            """Give every idle worker its next job (its reserved one first)."""
+            for worker in list(idle):
+                if self._stopping:
+                    return
+                job = worker.reserved or (pending.popleft() if pending else None)
+                job = job or self._steal_reserved()
+                if job is None:
+                    continue
+                idle.remove(worker)
+                try:
+                    ahead = pending.popleft() if pending and self.start_ahead else None
+                    worker.send(job, ahead)
+                except OSError:  # it died while idle (killed from outside): replace it
+                    pending.extendleft(reversed(worker.take_back()))
+                    idle.append(self._replace(worker))
+
         try:
             while not self._aborting:
-                for worker in list(idle):
-                    if self._stopping:
-                        break
-                    job = worker.reserved or (pending.popleft() if pending else None)
-                    job = job or self._steal_reserved()
-                    if job is None:
-                        continue
-                    idle.remove(worker)
-                    try:
-                        ahead = pending.popleft() if pending and self.start_ahead else None
-                        worker.send(job, ahead)
-                    except OSError:  # it died while idle (killed from outside): replace it
-                        pending.extendleft(reversed(worker.take_back()))
-                        idle.append(self._replace(worker))
+                dispatch()
                 busy = [w for w in self._pool if w.job is not None]
                 if not busy:
                     return
@@ -278,6 +294,7 @@ class ProcessBackend:
                         worker.reserved = None
                     if kind == "ok":
                         idle.append(worker)
+                        dispatch()  # before the result is stored: the worker need not wait for it
                         yield payload
                     elif kind == "error":
                         raise MatchError(match_id, payload)
@@ -302,7 +319,7 @@ class ProcessBackend:
     def _replace(self, worker: _Worker) -> _Worker:
         self._pool.remove(worker)
         worker.close(0.1)
-        replacement = _Worker(self._ctx)
+        replacement = _Worker(self._ctx, worker.cores)
         self._pool.append(replacement)
         return replacement
 
@@ -316,9 +333,22 @@ class ProcessBackend:
         self._pool = []
 
 
-def default_workers() -> int:
-    """One worker per core this process may use."""
+def available_cores() -> set[int]:
+    """The cores this process may run on."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+        return os.sched_getaffinity(0)
+    except AttributeError:  # not on Linux: no pinning either
+        return set(range(os.cpu_count() or 1))
+
+
+def default_workers(cores_per_match: int = 0) -> int:
+    """As many workers as there are cores for them: one per core, or per ``cores_per_match``."""
+    return max(1, len(available_cores()) // max(1, cores_per_match))
+
+
+def core_sets(cores: list[int], workers: int, per_match: int) -> list[frozenset[int] | None]:
+    """The cores of each worker: ``per_match`` of its own each, or ``None`` for all when pinning
+    is off (0), unavailable (not Linux), or there are not ``workers x per_match`` cores."""
+    if per_match < 1 or workers * per_match > len(cores) or not hasattr(os, "sched_setaffinity"):
+        return [None] * workers
+    return [frozenset(cores[i * per_match:(i + 1) * per_match]) for i in range(workers)]

@@ -37,7 +37,8 @@ def tournament() -> None:
 @tournament.command("run")
 @click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Matches played at once (default: the config's, else one per core).")
+              help="Matches played at once (default: the config's, else one per core, or per "
+                   "cores_per_match).")
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: the config's 'output').")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")

@@ -50,7 +50,10 @@ TOP_KEYS = _keys(
     Key("name", (str,), None, "Title of the tournament; default: the config file's name."),
     Key("game", (str,), None, "Registered game name (see `arena games`).", required=True),
     Key("seed", (int,), 0, "Tournament seed: every schedule choice and every deal derives from it."),
-    Key("workers", (int,), 0, "Matches played at once in worker processes; 0 = number of cores."),
+    Key("workers", (int,), 0, "Matches played at once in worker processes; 0 = as many as there "
+                              "are cores for them (cores / cores_per_match)."),
+    Key("cores_per_match", (int,), 1, "Cores of its own for each match in play (its worker and its "
+                                      "bots run only there); 0 = no pinning."),
     Key("cluster", (str,), None, "Address of a Dask scheduler (tcp://HOST:8786) to play the matches "
                                  "on instead of local workers (docs/cluster.md)."),
     Key("output", (str,), None, "Output folder holding the store; default: '<config name>-results' "
@@ -88,7 +91,7 @@ ENTRANT_KEYS = _keys(
     Key("name", (str,), None, "Name in this tournament; default: the bot's manifest name."),
 )
 # keys that do not change which matches are played
-IDENTITY_EXCLUDES = ("workers", "output", "cluster")
+IDENTITY_EXCLUDES = ("workers", "cores_per_match", "output", "cluster")
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ class TournamentConfig:
     limits: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
     workers: int = 0
+    cores_per_match: int = 1
     output: str = ""
     draw_probability: float | None = None
     base_dir: Path = Path(".")
@@ -131,7 +135,7 @@ class TournamentConfig:
         """The config as JSON-ready values, every default filled in (the store keeps this)."""
         return {
             "name": self.name, "game": self.game, "seed": self.seed, "workers": self.workers,
-            "output": self.output,
+            "cores_per_match": self.cores_per_match, "output": self.output,
             "entrants": [{"path": e.path, "name": e.name} for e in self.entrants],
             "options": dict(self.options),
             "format": {**dataclasses.asdict(self.format), "candidates": list(self.format.candidates)},
@@ -143,7 +147,8 @@ class TournamentConfig:
         }
 
     def identity(self) -> dict[str, Any]:
-        """What makes two configs the same tournament: all but workers, output, cluster, base_dir."""
+        """What makes two configs the same tournament: all but how and where it runs
+        (workers, cores_per_match, output, cluster, base_dir)."""
         data = self.to_dict()
         for key in (*IDENTITY_EXCLUDES, "base_dir"):
             data.pop(key)
@@ -156,7 +161,7 @@ class TournamentConfig:
         fmt["candidates"] = tuple(fmt.get("candidates", ()))
         return TournamentConfig(
             name=data["name"], game=data["game"], seed=data["seed"], workers=data["workers"],
-            output=data["output"],
+            cores_per_match=data.get("cores_per_match", 1), output=data["output"],
             entrants=tuple(EntrantRef(e["path"], e.get("name")) for e in data["entrants"]),
             options=dict(data["options"]), format=FormatConfig(**fmt),
             time_control=TimeControl(**data["time_control"]), limits=dict(data["limits"]),
@@ -233,6 +238,9 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
             raise ConfigError(f"{source}: 'format.{key}' must be at least {low}, got {fmt[key]}")
     if top["workers"] < 0:
         raise ConfigError(f"{source}: 'workers' must be 0 (one per core) or more, got {top['workers']}")
+    if top["cores_per_match"] < 0:
+        raise ConfigError(f"{source}: 'cores_per_match' must be 0 (no pinning) or more, got "
+                          f"{top['cores_per_match']}")
     game = _game(top["game"], source)
     players = fmt["players"] if fmt["players"] is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
@@ -248,7 +256,8 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
                             duplicate=fmt["duplicate"], max_tables=fmt["max_tables"],
                             candidates=tuple(candidates)),
         options=dict(top["options"]), time_control=time_control, limits=limits,
-        seed=top["seed"], workers=top["workers"], output=top["output"] or f"{stem}-results",
+        seed=top["seed"], workers=top["workers"], cores_per_match=top["cores_per_match"],
+        output=top["output"] or f"{stem}-results",
         draw_probability=float(draw) if draw is not None else None, base_dir=base_dir,
         cluster=_check_cluster(top["cluster"], source),
     )

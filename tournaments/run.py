@@ -244,8 +244,9 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     if resumed:
         say(f"resuming: {done} of {total} matches already played")
     if backend is None:
-        n = workers or prepared.config.workers or default_workers()
-        backend = ProcessBackend(min(n, max(1, len(todo))))
+        per_match = prepared.config.cores_per_match
+        n = workers or prepared.config.workers or default_workers(per_match)
+        backend = ProcessBackend(min(n, max(1, len(todo))), cores_per_match=per_match)
     by_id = {m.id: m for m in todo}
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
     outcome = "error"

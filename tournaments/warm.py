@@ -4,9 +4,9 @@ Starting a sandboxed bot (a process, its namespaces, its interpreter loading) ta
 many whole matches of a fast game. A worker knows which match comes next, so while one match is
 under way it starts the next one's bots on a background thread; when that match begins, the
 referee's ``launch`` takes them from here. A warm bot has never played: it waits for its ``hello``
-like any new process, so no bot carries anything from one match into another. The process backend
-starts ahead only when it leaves cores idle (fewer workers than cores): otherwise the starts would
-compete with the matches for the same CPU.
+like any new process, so no bot carries anything from one match into another. A worker pinned to
+cores of its own starts ahead on them, filling the moments its match waits for a reply; an
+unpinned one only when it leaves cores idle (``tournaments.backends.ProcessBackend``).
 
 The starting thread lives as long as the worker: a bot is started with a parent-death signal,
 which Linux sends when the *thread* that started it ends, so a short-lived thread would take its

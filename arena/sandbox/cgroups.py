@@ -110,6 +110,17 @@ class MemoryCap:
         finally:
             os.close(fd)
 
+    def is_empty(self) -> bool:
+        """Whether no process is left in the cgroup. A bot cannot leave its cgroup (that takes
+        write access to another one), so an empty cgroup means every process of the bot is gone."""
+        try:
+            with open(self._procs, "rb") as f:
+                return not f.read().strip()
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+
     def oom_kills(self) -> int:
         """How many processes the kernel killed for going over the cap."""
         try:

@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from arena.bots import BotSpec
@@ -93,6 +94,27 @@ class BotProcess:
         except (ProcessLookupError, PermissionError):
             pass
 
+    def _all_gone(self) -> bool:
+        """Whether the memory cgroup says that no process of the bot is left (cheap: no scan)."""
+        return self.memory_cap is not None and self.memory_cap.is_empty()
+
+    def _wait_gone(self, timeout: float) -> bool:
+        """Wait until every process of the bot is gone, killing again meanwhile; ``False`` if some
+        remain after ``timeout``. Asks the memory cgroup where there is one, else scans for the uid."""
+        if self.memory_cap is None:
+            return self.uid is None or users.wait_gone(self.uid, timeout)
+        deadline = time.monotonic() + timeout
+        next_kill = time.monotonic() + 0.2
+        while not self.memory_cap.is_empty():
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            if now >= next_kill:
+                self._kill_processes()
+                next_kill = now + 0.2
+            time.sleep(0.002)
+        return True
+
     def kill(self) -> None:
         """Kill everything the bot started, then remove its scratch and staged files (idempotent)."""
         if self._killed:
@@ -100,12 +122,13 @@ class BotProcess:
         self._killed = True
         self._done.set()
         _running.discard(self)
-        self._kill_processes()
+        if not self._all_gone():  # a bot that said goodbye and exited has nothing left to kill
+            self._kill_processes()
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        gone = self.uid is None or users.wait_gone(self.uid, 2.0)
+        gone = self._wait_gone(2.0)
         if not gone:
             log.warning("arena: processes of bot uid %d survived SIGKILL", self.uid)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):

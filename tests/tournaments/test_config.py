@@ -61,6 +61,8 @@ BAD = [
     ({"format": {"type": "gauntlet"}}, "'format.candidates' must name at least one entrant"),
     ({"seed": 1.5}, "'seed' must be an integer, got float 1.5"),
     ({"workers": -1}, "'workers' must be 0 (one per core) or more"),
+    ({"cores_per_match": -1}, "'cores_per_match' must be 0 (no pinning) or more"),
+    ({"cores_per_match": "all"}, "'cores_per_match' must be an integer, got str 'all'"),
     ({"game": "chess"}, "'game': unknown game 'chess'"),
     ({"options": {"target": "lots"}}, "[options]: option 'target'"),
     ({"options": {"trumps": True}}, "[options]: unknown option 'trumps'"),

@@ -9,7 +9,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import shutil
+import textwrap
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,13 +19,13 @@ from typing import Any
 import pytest
 
 from arena.record import MatchRecord
-from tournaments.backends import Finished, MatchJob, ProcessBackend, SerialBackend
+from tournaments.backends import Finished, MatchJob, ProcessBackend, SerialBackend, core_sets
 from tournaments.config import ConfigError, load_config
 from tournaments.ratings import compute_ratings
 from tournaments.run import prepare, replay_match, run_tournament
 from tournaments.store import STORE_NAME, Store
 
-from .conftest import small_config, write_config
+from .conftest import make_bot, small_config, write_config
 
 
 def comparable_record(record: MatchRecord) -> dict[str, Any]:
@@ -223,7 +225,7 @@ class KillAWorker:
         for finished in self.inner.run(jobs):
             if not self.killed:
                 busy = [p.pid for p in psutil.Process().children()
-                        if "multiprocessing" in " ".join(p.cmdline())
+                        if "spawn_main" in " ".join(p.cmdline())  # a worker, not the resource tracker
                         and f"pid {p.pid}" != finished.worker]  # the other one is mid-match
                 self.killed.append(busy[0])
                 os.kill(busy[0], signal.SIGKILL)
@@ -287,3 +289,38 @@ def test_between_runs_the_store_file_alone_holds_everything(config_path: Path, t
     shutil.copy(tmp_path / "out" / "tournament.sqlite", alone / "tournament.sqlite")
     with Store.open(alone) as store:
         assert store.count()[0] == 12
+
+
+AFFINITY_BOT = textwrap.dedent('''
+    import os, sys
+    from protocol.sdk import run
+
+    sys.stderr.write(f"cores {sorted(os.sched_getaffinity(0))}\\n")
+    run(lambda observation, legal: legal[0])
+''')
+
+
+def test_core_sets_give_each_worker_cores_of_its_own() -> None:
+    assert core_sets([0, 1, 2, 3], 2, 1) == [frozenset({0}), frozenset({1})]
+    assert core_sets([0, 1, 2, 3], 2, 2) == [frozenset({0, 1}), frozenset({2, 3})]
+    assert core_sets([4, 6], 1, 1) == [frozenset({4})]
+    assert core_sets([0, 1], 3, 1) == [None, None, None]  # not enough cores: nobody is pinned
+    assert core_sets([0, 1], 2, 0) == [None, None]        # pinning off
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to tell them apart")
+def test_each_match_runs_on_its_workers_core(tmp_path: Path) -> None:
+    """The bots inherit their worker's core (read inside the sandbox, kept in the stderr tails)."""
+    folder = tmp_path / "bots"
+    entrants = [make_bot(folder, name, AFFINITY_BOT) for name in ("north", "south", "east")]
+    config = write_config(tmp_path / "pin.toml", small_config(entrants, cores_per_match=1))
+    prepared = prepare(load_config(config), tmp_path / "out")
+    cores = sorted(os.sched_getaffinity(0))[:2]
+    run_tournament(prepared, backend=ProcessBackend(2, cores_per_match=1), progress=False)
+    with Store.open(tmp_path / "out") as store:
+        by_worker: dict[str, set[str]] = {}
+        for match in store.matches():
+            for tail in match.stderr_tails:
+                by_worker.setdefault(match.worker, set()).add(tail.strip())
+    assert len(by_worker) == 2
+    assert sorted(by_worker.values(), key=sorted) == [{f"cores [{cores[0]}]"}, {f"cores [{cores[1]}]"}]
