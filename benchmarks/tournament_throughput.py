@@ -130,7 +130,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=default_workers(),
                         help="N, the parallel run's workers (default: one per core)")
-    parser.add_argument("--entrants", type=int, default=4, help="random bots entered (default 4)")
+    parser.add_argument("--entrants", type=int, default=6, help="random bots entered (default 6)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds of the round-robin (default 4)")
     parser.add_argument("--repeats", type=int, default=3,
                         help="runs of each kind, in alternation; the best of each counts (default 3)")

@@ -5,8 +5,10 @@ many whole matches of a fast game. A worker knows which match comes next, so whi
 under way it starts the next one's bots on a background thread; when that match begins, the
 referee's ``launch`` takes them from here. A warm bot has never played: it waits for its ``hello``
 like any new process, so no bot carries anything from one match into another. A worker pinned to
-cores of its own starts ahead on them, filling the moments its match waits for a reply; an
-unpinned one only when it leaves cores idle (``tournaments.backends.ProcessBackend``).
+cores of its own starts ahead on them; an unpinned one only when it leaves cores idle
+(``tournaments.backends.ProcessBackend``). A bot started ahead boots at the lowest CPU priority
+until its match begins (where the referee runs as root and so can raise it again): it takes what
+the match in play leaves idle, not time from the bots that are thinking.
 
 The starting thread lives as long as the worker: a bot is started with a parent-death signal,
 which Linux sends when the *thread* that started it ends, so a short-lived thread would take its
@@ -48,7 +50,7 @@ class WarmStarts:
             bots, limits = self._requests.get()
             for bot in bots:
                 try:
-                    process = sandbox.start(bot, limits)
+                    process = sandbox.start(bot, limits, background=True)
                 except Exception:  # noqa: BLE001 - launch() starts it again and reports why
                     continue
                 self._ready.setdefault((bot, limits), []).append(process)
@@ -61,6 +63,7 @@ class WarmStarts:
         while waiting:
             process = waiting.pop()
             if process.proc.poll() is None:
+                process.to_foreground()
                 return process
             process.kill()
         return sandbox.start(bot, limits)

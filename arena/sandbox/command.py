@@ -81,13 +81,15 @@ def rlimit_values(limits: Limits, own_user: bool) -> list[tuple[int, int, int]]:
 
 
 def preexec(limits: Limits, uid: int | None, level: str,
-            cap: MemoryCap | None = None) -> Callable[[], None]:
-    """What the child does between fork and exec: cgroup, limits, then the user switch."""
+            cap: MemoryCap | None = None, nice: int = 0) -> Callable[[], None]:
+    """What the child does between fork and exec: cgroup, limits, priority, then the user switch."""
     rlimits = rlimit_values(limits, uid is not None)
 
     def child() -> None:
         if cap is not None:
             cap.join()
+        if nice:
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
         for res, soft, hard in rlimits:
             resource.setrlimit(res, (soft, hard))
         if uid is not None:

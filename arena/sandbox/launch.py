@@ -25,6 +25,7 @@ SCRATCH_CHECK_SECONDS = 0.1     # how often a host scratch folder (no bubblewrap
 # A memory cgroup per bot caps all its processes together. Moving the bot into it waits for the
 # kernel (an RCU grace period: 0 to 15 ms per start); False trades the cap for that time.
 MEMORY_CGROUP = True
+BACKGROUND_NICE = 19            # niceness of a bot started ahead of its match, until it plays
 _running: "set[BotProcess]" = set()  # started and not yet killed
 
 
@@ -94,6 +95,14 @@ class BotProcess:
         except (ProcessLookupError, PermissionError):
             pass
 
+    def to_foreground(self) -> None:
+        """Back to normal CPU priority, every process of the bot (see ``start(background=)``)."""
+        if self.uid is not None and not self._killed:
+            try:
+                os.setpriority(os.PRIO_USER, self.uid, 0)
+            except OSError:
+                pass
+
     def _all_gone(self) -> bool:
         """Whether the memory cgroup says that no process of the bot is left (cheap: no scan)."""
         return self.memory_cap is not None and self.memory_cap.is_empty()
@@ -157,9 +166,14 @@ def _cgroup_name(user: users.BotUser | None) -> str:
     return f"arena-bot-{user.uid}" if user else f"arena-bot-p{os.getpid()}-{next(_cgroup_serial)}"
 
 
-def start(bot: BotSpec, limits: Limits | None = None) -> BotProcess:
+def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) -> BotProcess:
     """Start a bot's command in its sandbox. Raises ``OSError`` if it cannot be started, and
-    :class:`ArenaError` if the isolation the limits require is not available."""
+    :class:`ArenaError` if the isolation the limits require is not available.
+
+    ``background``: a bot started ahead of its match boots at the lowest CPU priority, so that it
+    takes only what the match in play leaves idle; :meth:`BotProcess.to_foreground` restores it.
+    Only a root referee can restore it (the bot has a uid of its own), so elsewhere this does
+    nothing."""
     limits = limits or Limits()
     level = levels.choose_level(limits)
     user = users.allocate() if users.is_root() else None
@@ -189,7 +203,8 @@ def start(bot: BotSpec, limits: Limits | None = None) -> BotProcess:
         proc = subprocess.Popen(
             argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, bufsize=0, close_fds=True,
-            preexec_fn=preexec(limits, user.uid if user else None, level, cap),
+            preexec_fn=preexec(limits, user.uid if user else None, level, cap,
+                               nice=BACKGROUND_NICE if background and user else 0),
         )
     except (OSError, subprocess.SubprocessError) as exc:
         for folder_ in (scratch, stage):

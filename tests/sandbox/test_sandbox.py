@@ -6,6 +6,7 @@ import logging
 import shutil
 import signal
 import subprocess
+import time
 
 import pytest
 
@@ -202,3 +203,54 @@ def test_a_uid_left_busy_by_a_dead_referee_is_cleaned_before_reuse(monkeypatch):
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+PRIORITY_BOT = """
+import os, sys
+for line in sys.stdin:  # one line in, this process's niceness out
+    print(os.getpriority(os.PRIO_PROCESS, 0), flush=True)
+"""
+
+
+def test_a_bot_started_in_the_background_boots_at_low_priority_until_it_plays(tmp_path):
+    if not IS_ROOT:
+        pytest.skip("only a root referee can raise a bot's priority again, so only it lowers it")
+    (tmp_path / "main.py").write_text(PRIORITY_BOT, encoding="utf-8")
+    bot = BotSpec(name="nice", path=tmp_path, command=("python3", "main.py"))
+    process = sandbox.start(bot, background=True)
+    try:
+        def niceness() -> int:
+            process.proc.stdin.write(b"?\n")
+            return int(process.proc.stdout.readline())
+        assert niceness() == 19
+        process.to_foreground()
+        assert niceness() == 0
+    finally:
+        process.kill()
+    foreground = sandbox.start(bot)
+    try:
+        foreground.proc.stdin.write(b"?\n")
+        assert int(foreground.proc.stdout.readline()) == 0
+    finally:
+        foreground.kill()
+
+
+def test_an_empty_memory_cgroup_means_the_bot_is_gone(tmp_path):
+    """The teardown skips the kill when the bot's cgroup is empty: it must be empty exactly when
+    no process of the bot is left."""
+    from tests.sandbox.conftest import HAVE_MEMORY_CAP, NO_MEMORY_CAP
+    if not HAVE_MEMORY_CAP:
+        pytest.skip(NO_MEMORY_CAP)
+    (tmp_path / "main.py").write_text("import sys\nsys.stdin.read()\n", encoding="utf-8")
+    process = sandbox.start(BotSpec(name="idle", path=tmp_path, command=("python3", "main.py")))
+    cap = process.memory_cap
+    assert cap is not None and not cap.is_empty()
+    process.proc.stdin.close()  # the bot reads end-of-file and exits by itself
+    process.proc.wait(timeout=10)
+    for _ in range(500):
+        if cap.is_empty():
+            break
+        time.sleep(0.01)
+    assert cap.is_empty()
+    process.kill()
+    assert not cap.folder.exists()

@@ -1,6 +1,7 @@
 """Bots started ahead of their match: handed out alive, never reused, the rest killed."""
 from __future__ import annotations
 
+import os
 import time
 
 from arena.referee import play_match
@@ -18,15 +19,26 @@ def test_a_bot_started_ahead_is_alive_when_its_match_begins(random_bot):
     assert len(ready) == 2
     time.sleep(0.5)  # the starting thread has long finished its request: the bots must live on
     assert all(p.proc.poll() is None for p in ready)
+    if os.geteuid() == 0:  # each bot has a uid of its own: they wait at the lowest priority
+        assert all(os.getpriority(os.PRIO_USER, p.uid) == 19 for p in ready)
     launched = []
+
+    playing_priorities: list[int] = []
 
     def launch(bot, lim):
         launched.append(warm.launch(bot, lim))
         return launched[-1]
 
-    record = play_match("block", [random_bot, random_bot], seed=3, limits=limits, launch=launch)
+    def on_event(_event):
+        if os.geteuid() == 0 and not playing_priorities:  # and they play at the normal one
+            playing_priorities.extend(os.getpriority(os.PRIO_USER, p.uid) for p in launched)
+
+    record = play_match("block", [random_bot, random_bot], seed=3, limits=limits, launch=launch,
+                        on_event=on_event)
     assert not record.failed, record.statuses
     assert {id(p) for p in launched} == {id(p) for p in ready}  # the warm ones, each once
+    if os.geteuid() == 0:
+        assert playing_priorities == [0, 0]
     assert warm._ready[(random_bot, limits)] == []
     warm.launch(random_bot, limits).kill()  # nothing warm left: a new one is started
     assert surviving_children() == []
