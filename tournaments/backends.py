@@ -157,7 +157,10 @@ def _worker_main(conn: Connection, cores: frozenset[int] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _on_sigterm)
     if cores:
-        os.sched_setaffinity(0, cores)  # before any thread: threads and children inherit it
+        try:
+            os.sched_setaffinity(0, cores)  # before any thread: threads and children inherit it
+        except OSError:
+            pass  # the cores were taken away since the run began (a cpuset changed): unpinned
     warm = WarmStarts()
     try:
         while True:
