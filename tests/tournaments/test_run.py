@@ -324,3 +324,19 @@ def test_each_match_runs_on_its_workers_core(tmp_path: Path) -> None:
                 by_worker.setdefault(match.worker, set()).add(tail.strip())
     assert len(by_worker) == 2
     assert sorted(by_worker.values(), key=sorted) == [{f"cores [{cores[0]}]"}, {f"cores [{cores[1]}]"}]
+
+
+def test_a_worker_gets_its_next_match_before_the_last_one_is_stored(config_path: Path) -> None:
+    """While the parent stores a result (the consumer holds it), its worker is already playing on."""
+    prepared = prepare(load_config(config_path))
+    jobs = [prepared.job(m) for m in prepared.schedule.matches[:3]]
+    backend = ProcessBackend(1)
+    results = backend.run(jobs)
+    try:
+        first = next(results)
+        (worker,) = backend._pool
+        assert first.match_id == jobs[0].match_id
+        assert worker.job is not None and worker.job.match_id == jobs[1].match_id
+        assert [f.match_id for f in results] == [jobs[1].match_id, jobs[2].match_id]
+    finally:
+        results.close()
