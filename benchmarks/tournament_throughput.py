@@ -21,9 +21,9 @@ one. It prints
   match waits for its bots. A worker that starts the next match's bots ahead on its own core
   (the default) spends their start-up CPU during the match before, whose wall time includes it.
 
-Last, the same matches are played by bare ``play_job`` loops in 1 and N unpinned processes (no
-backend, no store, no parent, no starting ahead): the efficiency the machine itself allows, to
-tell arena's overhead from the machine's limits.
+Last, the same matches are played by bare ``play_job`` loops in 1 and N processes, pinned and
+starting ahead as workers are (no backend, no store, no parent): the efficiency the machine itself
+allows, to tell arena's overhead from the machine's limits.
 
 Targets on the 2-core reference machine: efficiency >= 0.85; start-up share <= 25%.
 """
@@ -43,10 +43,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.bots import load_bot  # noqa: E402
-from tournaments.backends import MatchJob, default_workers, play_job  # noqa: E402
+from tournaments.backends import (  # noqa: E402
+    MatchJob, available_cores, core_sets, default_workers, play_job,
+)
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.run import prepare, run_tournament  # noqa: E402
 from tournaments.store import Store  # noqa: E402
+from tournaments.warm import WarmStarts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EFFICIENCY_TARGET = 0.85
@@ -101,23 +104,31 @@ def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path,
                    wall / len(matches), busy)
 
 
-def _bare_loop(bot: str, matches: int, queue: Any) -> None:
-    """``play_job`` in a loop, in a process of its own: no backend, no store, no parent."""
+def _bare_loop(bot: str, matches: int, cores: frozenset[int] | None, queue: Any) -> None:
+    """``play_job`` in a loop, in a process of its own: no backend, no store, no parent; pinned
+    and starting ahead like a worker (with ``cores``), or neither."""
+    if cores:
+        os.sched_setaffinity(0, cores)
+    warm = WarmStarts() if cores else None
     spec = load_bot(bot)
+    jobs = [MatchJob(seed, "block", {}, (spec, spec), seed=seed) for seed in range(matches)]
     play_job(MatchJob(0, "block", {}, (spec, spec), seed=10**6))  # imports, sandbox probe
     queue.put("ready")
     started = time.perf_counter()
-    for seed in range(matches):
-        play_job(MatchJob(seed, "block", {}, (spec, spec), seed=seed))
+    for job, next_job in zip(jobs, [*jobs[1:], None]):
+        play_job(job, warm, next_job)
     queue.put(time.perf_counter() - started)
+    if warm is not None:
+        warm.discard()
 
 
-def bare_rate(processes: int, matches: int, bot: Path) -> float:
+def bare_rate(processes: int, matches: int, bot: Path, cores_per_match: int) -> float:
     """Matches per second of ``processes`` bare loops at once: what the machine itself allows."""
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
-    procs = [ctx.Process(target=_bare_loop, args=(str(bot), matches, queue))
-             for _ in range(processes)]
+    cores = core_sets(sorted(available_cores()), processes, cores_per_match)
+    procs = [ctx.Process(target=_bare_loop, args=(str(bot), matches, cores[i], queue))
+             for i in range(processes)]
     for p in procs:
         p.start()
     times = [m for m in (queue.get() for _ in range(2 * processes)) if m != "ready"]
@@ -151,7 +162,8 @@ def main() -> int:
                                    args.cores_per_match))
             parallel.append(run_once(args.workers, args.entrants, args.rounds, folder / f"p{i}",
                                      args.bot, args.cores_per_match))
-        bare = [(bare_rate(1, args.bare, args.bot), bare_rate(args.workers, args.bare, args.bot))
+        bare = [(bare_rate(1, args.bare, args.bot, args.cores_per_match),
+                 bare_rate(args.workers, args.bare, args.bot, args.cores_per_match))
                 for _ in range(args.repeats)] if args.bare else []
     one, many = max(serial), max(parallel)
     n = args.workers
