@@ -225,7 +225,7 @@ class KillAWorker:
         for finished in self.inner.run(jobs):
             if not self.killed:
                 busy = [p.pid for p in psutil.Process().children()
-                        if "spawn_main" in " ".join(p.cmdline())  # a worker, not the resource tracker
+                        if "spawn_main" in " ".join(p.cmdline())  # a worker, not the tracker
                         and f"pid {p.pid}" != finished.worker]  # the other one is mid-match
                 self.killed.append(busy[0])
                 os.kill(busy[0], signal.SIGKILL)
@@ -323,11 +323,12 @@ def test_each_match_runs_on_its_workers_core(tmp_path: Path) -> None:
             for tail in match.stderr_tails:
                 by_worker.setdefault(match.worker, set()).add(tail.strip())
     assert len(by_worker) == 2
-    assert sorted(by_worker.values(), key=sorted) == [{f"cores [{cores[0]}]"}, {f"cores [{cores[1]}]"}]
+    expected = [{f"cores [{cores[0]}]"}, {f"cores [{cores[1]}]"}]
+    assert sorted(by_worker.values(), key=sorted) == expected
 
 
 def test_a_worker_gets_its_next_match_before_the_last_one_is_stored(config_path: Path) -> None:
-    """While the parent stores a result (the consumer holds it), its worker is already playing on."""
+    """While the parent stores a result (the consumer holds it), its worker already plays on."""
     prepared = prepare(load_config(config_path))
     jobs = [prepared.job(m) for m in prepared.schedule.matches[:3]]
     backend = ProcessBackend(1)
