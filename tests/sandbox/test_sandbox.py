@@ -254,3 +254,18 @@ def test_an_empty_memory_cgroup_means_the_bot_is_gone(tmp_path):
     assert cap.is_empty()
     process.kill()
     assert not cap.folder.exists()
+
+
+def test_the_staged_sdk_holds_bytecode_for_the_bots_python(tmp_path):
+    """Bots never write bytecode, so the staged SDK is compiled once for the python3 they run."""
+    from arena.sandbox import files
+    from arena.sandbox.command import SYSTEM_PATH
+    python = shutil.which("python3", path=SYSTEM_PATH)
+    if python is None:
+        pytest.skip(f"no python3 on the bots' PATH ({SYSTEM_PATH})")
+    tag = subprocess.run([python, "-c", "import sys; print(sys.implementation.cache_tag)"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    sdk = files.sdk_dir()
+    for module in ("protocol/sdk", "protocol/wire", "msgpack/__init__"):
+        folder, name = module.split("/")
+        assert (sdk / folder / "__pycache__" / f"{name}.{tag}.pyc").is_file(), module
