@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+import zlib
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 RECORD_FORMAT = "arena-match/1"
@@ -64,3 +65,21 @@ class MatchRecord:
     @staticmethod
     def from_json(text: str) -> "MatchRecord":
         return MatchRecord.from_dict(json.loads(text))
+
+    def pack(self) -> bytes:
+        """Compact JSON, zlib-compressed: how a tournament store keeps the record, and how it
+        travels from a worker to the parent. Built without ``asdict``'s deep copy of every event
+        and decision (most of the time a full match's record took)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["statuses"] = [asdict(s) for s in self.statuses]
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        return zlib.compress(text.encode("utf-8"), 6)
+
+    @staticmethod
+    def unpack_json(blob: bytes) -> str:
+        """The JSON text of a packed record."""
+        return zlib.decompress(blob).decode("utf-8")
+
+    @staticmethod
+    def unpack(blob: bytes) -> "MatchRecord":
+        return MatchRecord.from_json(MatchRecord.unpack_json(blob))

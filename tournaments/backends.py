@@ -55,13 +55,34 @@ class MatchJob:
 
 @dataclass
 class Finished:
-    """A played match: its record and how long it took where it was played."""
+    """A played match: its record and how long it took where it was played.
+
+    Between processes (a worker's pipe, a Dask result) the record travels packed, as the store
+    keeps it: the worker that played the match does the encoding, the parent stores the bytes as
+    they are (:meth:`packed`) and only decodes them, so the one parent of many workers does little
+    per match."""
 
     match_id: int
     record: MatchRecord
     startup_ms: float  # from the call until the first game event: starting the bots + handshake
     wall_ms: float     # the whole play_match call
     worker: str = ""
+    _packed: bytes | None = field(default=None, init=False, repr=False, compare=False)
+
+    def packed(self) -> bytes:
+        """``record.pack()``, made once."""
+        if self._packed is None:
+            self._packed = self.record.pack()
+        return self._packed
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__, record=None)
+        state["_packed"] = self.packed()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.record = MatchRecord.unpack(self._packed)
 
 
 class MatchError(RuntimeError):

@@ -261,7 +261,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                     if match is None:  # delivered twice (a retried remote task): the first counts
                         continue
                     _check_record(match, finished.record, prepared)
-                    store.add_match(match, finished.record, startup_ms=finished.startup_ms,
+                    store.add_match(match, finished.record, packed=finished.packed(),
+                                    startup_ms=finished.startup_ms,
                                     wall_ms=finished.wall_ms, worker=finished.worker, run_id=run_id)
                     played += 1
                     bar.advance(sum(1 for s in finished.record.statuses if s.status != "ok"))

@@ -10,6 +10,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import pickle
 import shutil
 import textwrap
 from collections.abc import Iterable, Iterator
@@ -19,7 +20,9 @@ from typing import Any
 import pytest
 
 from arena.record import MatchRecord
-from tournaments.backends import Finished, MatchJob, ProcessBackend, SerialBackend, core_sets
+from tournaments.backends import (
+    Finished, MatchJob, ProcessBackend, SerialBackend, core_sets, play_job,
+)
 from tournaments.config import ConfigError, load_config
 from tournaments.ratings import compute_ratings
 from tournaments.run import prepare, replay_match, run_tournament
@@ -341,3 +344,16 @@ def test_a_worker_gets_its_next_match_before_the_last_one_is_stored(config_path:
         assert [f.match_id for f in results] == [jobs[1].match_id, jobs[2].match_id]
     finally:
         results.close()
+
+
+def test_a_finished_match_travels_packed_as_the_store_keeps_it(config_path: Path) -> None:
+    """A worker sends the record encoded as the store keeps it; the parent decodes the same record
+    and stores those bytes without encoding them again."""
+    prepared = prepare(load_config(config_path))
+    finished = play_job(prepared.job(prepared.schedule.matches[0]))
+    sent = pickle.dumps(finished)
+    received = pickle.loads(sent)
+    assert received.record == finished.record and received.record.decisions
+    assert received._packed == finished.record.pack()
+    assert received.packed() is received._packed  # not packed again
+    assert len(sent) < len(pickle.dumps(finished.record)) / 2
