@@ -53,6 +53,7 @@ import arena
 from arena.bots import folder_hash
 from arena.errors import ArenaError
 from tournaments.backends import Finished, MatchError, MatchJob, play_job
+from tournaments.warm import WarmStarts
 
 CACHE_ENV = "ARENA_BOT_CACHE"      # overrides the worker's bundle cache folder
 CACHE_NAME = "arena-bots"
@@ -346,16 +347,52 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def play_on_worker(job: MatchJob, seat_digests: tuple[str, ...]) -> Finished:
+def play_on_worker(job: MatchJob, seat_digests: tuple[str, ...],
+                   ahead: tuple[MatchJob, tuple[str, ...]] | None = None) -> Finished:
     """A Dask task: point the job's bots at their verified cached folders, play it, and give the
-    record the bots' original folders back (so it is the record a local run would store)."""
-    bots = tuple(dataclasses.replace(bot, path=cached_bot_folder(digest))
-                 for bot, digest in zip(job.bots, seat_digests, strict=True))
-    finished = play_job(dataclasses.replace(job, bots=bots))
+    record the bots' original folders back (so it is the record a local run would store).
+    ``ahead``: the match this worker plays next (job, seat digests), whose bots it starts while
+    this one plays, as a local worker does (only on a worker of one thread)."""
+    local = _on_cached_folders(job, seat_digests)
+    warm = _worker_warm_starts()
+    next_job = _on_cached_folders(*ahead) if ahead is not None and warm is not None else None
+    finished = play_job(local, warm, next_job)
     for seat, bot in zip(finished.record.seats, job.bots):
         seat["path"] = str(bot.path)
     finished.worker = f"{_worker_address()} pid {os.getpid()}"
     return finished
+
+
+def _on_cached_folders(job: MatchJob, seat_digests: tuple[str, ...]) -> MatchJob:
+    bots = tuple(dataclasses.replace(bot, path=cached_bot_folder(digest))
+                 for bot, digest in zip(job.bots, seat_digests, strict=True))
+    return dataclasses.replace(job, bots=bots)
+
+
+_warm: WarmStarts | None = None
+
+
+def _worker_warm_starts() -> WarmStarts | None:
+    """This worker process's bots started ahead, if it runs one task at a time (with several
+    threads, one task's preparation would discard another's)."""
+    global _warm
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return None
+    state = getattr(worker, "state", worker)
+    if getattr(state, "nthreads", 0) != 1:
+        return None
+    with _lock:
+        if _warm is None:
+            _warm = WarmStarts()
+        return _warm
+
+
+def warm_handed_out() -> int:
+    """How many bots this worker process played that were started ahead (for tests)."""
+    return _warm.handed_out if _warm is not None else 0
 
 
 def _worker_address() -> str:
@@ -479,25 +516,52 @@ class DaskBackend:
         digests, bundles = self._pack(pending)
         plugin = self._send_bundles(bundles)
         pending.reverse()  # pop() from the end: schedule order
-        in_flight: dict[str, tuple[MatchJob, Any]] = {}   # task key -> (job, future)
+        # Each task names the match its worker plays next (its bots start ahead there); that
+        # match is held back here and submitted to the same worker when the task ends.
+        in_flight: dict[str, tuple[MatchJob, Any, MatchJob | None]] = {}  # key -> job, future, next
         seen: set[int] = set()
         futures = self._distributed.as_completed(loop=client.loop)
+
+        def seats(job: MatchJob) -> tuple[str, ...]:
+            return tuple(digests[Path(bot.path)] for bot in job.bots)
+
+        def submit(job: MatchJob, worker: str | None = None) -> None:
+            after = pending.pop() if pending else None
+            ahead = (after, seats(after)) if after is not None else None
+            future = client.submit(play_on_worker, job, seats(job), ahead, pure=False,
+                                   key=f"arena-match-{token}-{job.match_id}",
+                                   workers=[worker] if worker else None,
+                                   allow_other_workers=worker is not None)
+            in_flight[future.key] = (job, future, after)
+            futures.add(future)
+
+        def held_back() -> MatchJob | None:
+            """At the end of a run, a free thread takes a match held back for a busy worker."""
+            for key, (job, future, after) in in_flight.items():
+                if after is not None:
+                    in_flight[key] = (job, future, None)
+                    return after
+            return None
+
         try:
             while not self._aborting:
-                while pending and not self._stopping and len(in_flight) < self._window():
-                    job = pending.pop()
-                    seats = tuple(digests[Path(bot.path)] for bot in job.bots)
-                    future = client.submit(play_on_worker, job, seats, pure=False,
-                                           key=f"arena-match-{token}-{job.match_id}")
-                    in_flight[future.key] = (job, future)
-                    futures.add(future)
+                while not self._stopping and len(in_flight) < self._window():
+                    job = pending.pop() if pending else held_back()
+                    if job is None:
+                        break
+                    submit(job)
                 if not in_flight:
                     return
                 future = next(futures)
-                job, _ = in_flight.pop(future.key)
+                job, _, after = in_flight.pop(future.key)
                 if future.status == "finished":
                     finished = future.result()
                     future.release()
+                    if after is not None:
+                        if self._stopping:
+                            pending.append(after)
+                        else:
+                            submit(after, worker=finished.worker.rsplit(" pid ", 1)[0])
                     if job.match_id in seen:  # one task per match: never; but count once, surely
                         continue
                     seen.add(job.match_id)
@@ -512,7 +576,7 @@ class DaskBackend:
         finally:
             try:
                 if in_flight:
-                    client.cancel([f for _, f in in_flight.values()])
+                    client.cancel([f for _, f, _ in in_flight.values()])
                 client.unregister_worker_plugin(plugin)
             except Exception:
                 pass

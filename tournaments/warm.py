@@ -35,6 +35,7 @@ class WarmStarts:
         self._idle = threading.Event()
         self._idle.set()
         self._thread: threading.Thread | None = None
+        self.handed_out = 0  # bots played that were started ahead
 
     def prepare(self, bots: Sequence[BotSpec], limits: sandbox.Limits) -> None:
         """Start one process per seat of the next match, in the background."""
@@ -64,6 +65,7 @@ class WarmStarts:
             process = waiting.pop()
             if process.proc.poll() is None:
                 process.to_foreground()
+                self.handed_out += 1
                 return process
             process.kill()
         return sandbox.start(bot, limits)

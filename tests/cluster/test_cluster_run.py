@@ -15,7 +15,9 @@ pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distribute
 from arena.bots import folder_hash
 from arena.cli import cli
 from arena.errors import ArenaError
-from tournaments.cluster import BundlePlugin, DaskBackend, cached_bot_folder, pack_folder
+from tournaments.cluster import (
+    BundlePlugin, DaskBackend, cached_bot_folder, pack_folder, warm_handed_out,
+)
 from tournaments.config import load_config
 from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
@@ -41,6 +43,7 @@ def setup(tmp_path_factory: pytest.TempPathFactory, bots: dict[str, Path]) -> di
 
 def test_the_cluster_stores_what_the_local_pool_stores(setup: dict[str, Any], client: Any) -> None:
     output = setup["root"] / "dask"
+    warm_before = sum(client.run(warm_handed_out).values())
     with DaskBackend(client) as backend:
         assert backend.workers == 2
         result = run_tournament(prepare(load_config(setup["config"]), output), backend=backend,
@@ -59,6 +62,11 @@ def test_the_cluster_stores_what_the_local_pool_stores(setup: dict[str, Any], cl
         record = store.record(1)    # the record names the bots' own folders, not the cache's
         assert {s["path"] for s in record.seats} <= {e.path for e in store.entrants()}
         assert [r["backend"] for r in store.runs()] == [f"dask {client.scheduler.address}"]
+    # Each worker started the bots of its next match during the one before, as a local worker
+    # does: every match but the first of each worker's chain (at most one per worker at the
+    # start, one more where a free worker took a match held back for a busy one at the end).
+    warm = sum(client.run(warm_handed_out).values()) - warm_before
+    assert warm >= 2 * (TOTAL - 4), warm
 
 
 def test_resume_crosses_between_the_cluster_and_the_local_pool(setup: dict[str, Any],
