@@ -43,9 +43,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.bots import load_bot  # noqa: E402
-from tournaments.backends import (  # noqa: E402
-    MatchJob, available_cores, core_sets, default_workers, play_job,
-)
+from tournaments import cores  # noqa: E402
+from tournaments.backends import MatchJob, default_workers, play_job  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.run import prepare, run_tournament  # noqa: E402
 from tournaments.store import Store  # noqa: E402
@@ -104,12 +103,10 @@ def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path,
                    wall / len(matches), busy)
 
 
-def _bare_loop(bot: str, matches: int, cores: frozenset[int] | None, queue: Any) -> None:
+def _bare_loop(bot: str, matches: int, cores_per_match: int, queue: Any) -> None:
     """``play_job`` in a loop, in a process of its own: no backend, no store, no parent; pinned
-    and starting ahead like a worker (with ``cores``), or neither."""
-    if cores:
-        os.sched_setaffinity(0, cores)
-    warm = WarmStarts() if cores else None
+    and starting ahead like a worker (with ``cores_per_match``), or neither."""
+    warm = WarmStarts() if cores.pin(cores_per_match) is not None else None
     spec = load_bot(bot)
     jobs = [MatchJob(seed, "block", {}, (spec, spec), seed=seed) for seed in range(matches)]
     play_job(MatchJob(0, "block", {}, (spec, spec), seed=10**6))  # imports, sandbox probe
@@ -126,9 +123,8 @@ def bare_rate(processes: int, matches: int, bot: Path, cores_per_match: int) -> 
     """Matches per second of ``processes`` bare loops at once: what the machine itself allows."""
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
-    cores = core_sets(sorted(available_cores()), processes, cores_per_match)
-    procs = [ctx.Process(target=_bare_loop, args=(str(bot), matches, cores[i], queue))
-             for i in range(processes)]
+    procs = [ctx.Process(target=_bare_loop, args=(str(bot), matches, cores_per_match, queue))
+             for _ in range(processes)]
     for p in procs:
         p.start()
     times = [m for m in (queue.get() for _ in range(2 * processes)) if m != "ready"]

@@ -37,6 +37,7 @@ from arena.bots import BotSpec
 from arena.record import MatchRecord
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
+from tournaments import cores
 from tournaments.warm import WarmStarts
 
 
@@ -171,18 +172,19 @@ def _on_sigterm(_signum: int, _frame: Any) -> None:
     os._exit(143)
 
 
-def _worker_main(conn: Connection, cores: frozenset[int] | None = None) -> None:
+def _worker_main(conn: Connection, cores_per_match: int = 0,
+                 start_ahead: bool | None = None, cores_idle: bool = False) -> None:
     """A worker's loop: receive a job (and the one after it), play it, send the result; exit on
-    None or a dead parent. The next job's bots are started ahead while this one plays. With
-    ``cores``, the worker and every bot it starts run on those cores only."""
+    None or a dead parent. With ``cores_per_match``, the worker claims that many cores of its own
+    (``tournaments.cores``) and it and every bot it starts run there only. It starts the next
+    job's bots while one plays when ``start_ahead`` says so, or by default when it is pinned or
+    the run leaves ``cores_idle``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _on_sigterm)
-    if cores:
-        try:
-            os.sched_setaffinity(0, cores)  # before any thread: threads and children inherit it
-        except OSError:
-            pass  # the cores were taken away since the run began (a cpuset changed): unpinned
-    warm = WarmStarts()
+    pinned = cores.pin(cores_per_match) is not None  # before any thread: they inherit it
+    if start_ahead is None:
+        start_ahead = pinned or cores_idle
+    warm = WarmStarts() if start_ahead else None
     try:
         while True:
             try:
@@ -201,14 +203,15 @@ def _worker_main(conn: Connection, cores: frozenset[int] | None = None) -> None:
             except (BrokenPipeError, EOFError, OSError):
                 return
     finally:
-        warm.discard()
+        if warm is not None:
+            warm.discard()
 
 
 class _Worker:
-    def __init__(self, ctx: Any, cores: frozenset[int] | None) -> None:
-        self.cores = cores
+    def __init__(self, ctx: Any, args: tuple[Any, ...]) -> None:
+        self.args = args
         self.conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=_worker_main, args=(child, cores), daemon=True,
+        self.process = ctx.Process(target=_worker_main, args=(child, *args), daemon=True,
                                    name="arena-worker")
         self.process.start()
         child.close()
@@ -243,21 +246,22 @@ class _Worker:
 class ProcessBackend:
     """Plays jobs in ``workers`` spawned worker processes, one match per worker at a time.
 
-    With ``cores_per_match`` = K (and K x workers cores to spare), worker i and the bots it starts
-    run on cores iK..iK+K-1 only: a match never competes for CPU with another match, so a bot's
-    clock measures the same machine in every match. The worker then starts its next match's bots
-    ahead (tournaments.warm), on its own cores, filling the moments its match waits for a reply.
-    Unpinned (K = 0, or more workers than cores allow), workers start ahead only when they leave
-    cores idle: otherwise the starts would compete with the other matches.
+    With ``cores_per_match`` = K, each worker claims K cores of its own, machine-wide
+    (``tournaments.cores``): it and the bots it starts run there only, so a match never competes
+    for CPU with another match, of this run or of another, and a bot's clock measures the same
+    machine in every match. A pinned worker starts its next match's bots ahead
+    (``tournaments.warm``) on its own cores. A worker that finds too few cores free (K = 0, more
+    workers than cores, another run holding them) is unpinned, and starts ahead only when the run
+    leaves cores idle: otherwise the starts would compete with the other matches.
+    ``start_ahead`` forces starting ahead on (True) or off (False) for every worker.
     """
 
     name = "processes"
 
     def __init__(self, workers: int, start_method: str = "spawn", cores_per_match: int = 1) -> None:
         self.workers = max(1, workers)
-        self.cores = core_sets(sorted(available_cores()), self.workers, cores_per_match)
-        pinned = self.cores[0] is not None
-        self.start_ahead = pinned or self.workers < len(available_cores())
+        self.cores_per_match = cores_per_match
+        self.start_ahead: bool | None = None
         self._ctx = multiprocessing.get_context(start_method)
         self._stopping = False
         self._aborting = False
@@ -273,7 +277,10 @@ class ProcessBackend:
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
         pending: deque[MatchJob] = deque(jobs)
         retried: set[int] = set()
-        self._pool = [_Worker(self._ctx, cores) for cores in self.cores[:len(pending)]]
+        free = len(cores.available())
+        per_match = self.cores_per_match if self.workers * self.cores_per_match <= free else 0
+        args = (per_match, self.start_ahead, self.workers < free)
+        self._pool = [_Worker(self._ctx, args) for _ in range(min(self.workers, len(pending)))]
         idle = list(self._pool)
 
         def dispatch() -> None:
@@ -287,7 +294,7 @@ class ProcessBackend:
                     continue
                 idle.remove(worker)
                 try:
-                    ahead = pending.popleft() if pending and self.start_ahead else None
+                    ahead = pending.popleft() if pending and self.start_ahead is not False else None
                     worker.send(job, ahead)
                 except OSError:  # it died while idle (killed from outside): replace it
                     pending.extendleft(reversed(worker.take_back()))
@@ -343,7 +350,7 @@ class ProcessBackend:
     def _replace(self, worker: _Worker) -> _Worker:
         self._pool.remove(worker)
         worker.close(0.1)
-        replacement = _Worker(self._ctx, worker.cores)
+        replacement = _Worker(self._ctx, worker.args)
         self._pool.append(replacement)
         return replacement
 
@@ -357,22 +364,6 @@ class ProcessBackend:
         self._pool = []
 
 
-def available_cores() -> set[int]:
-    """The cores this process may run on."""
-    try:
-        return os.sched_getaffinity(0)
-    except AttributeError:  # not on Linux: no pinning either
-        return set(range(os.cpu_count() or 1))
-
-
 def default_workers(cores_per_match: int = 0) -> int:
     """As many workers as there are cores for them: one per core, or per ``cores_per_match``."""
-    return max(1, len(available_cores()) // max(1, cores_per_match))
-
-
-def core_sets(cores: list[int], workers: int, per_match: int) -> list[frozenset[int] | None]:
-    """The cores of each worker: ``per_match`` of its own each, or ``None`` for all when pinning
-    is off (0), unavailable (not Linux), or there are not ``workers x per_match`` cores."""
-    if per_match < 1 or workers * per_match > len(cores) or not hasattr(os, "sched_setaffinity"):
-        return [None] * workers
-    return [frozenset(cores[i * per_match:(i + 1) * per_match]) for i in range(workers)]
+    return max(1, len(cores.available()) // max(1, cores_per_match))

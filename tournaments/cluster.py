@@ -52,6 +52,7 @@ from typing import Any
 import arena
 from arena.bots import folder_hash
 from arena.errors import ArenaError
+from tournaments import cores
 from tournaments.backends import Finished, MatchError, MatchJob, play_job
 from tournaments.warm import WarmStarts
 
@@ -348,13 +349,15 @@ def __getattr__(name: str) -> Any:
 
 
 def play_on_worker(job: MatchJob, seat_digests: tuple[str, ...],
-                   ahead: tuple[MatchJob, tuple[str, ...]] | None = None) -> Finished:
+                   ahead: tuple[MatchJob, tuple[str, ...]] | None = None,
+                   cores_per_match: int = 0) -> Finished:
     """A Dask task: point the job's bots at their verified cached folders, play it, and give the
     record the bots' original folders back (so it is the record a local run would store).
-    ``ahead``: the match this worker plays next (job, seat digests), whose bots it starts while
-    this one plays, as a local worker does (only on a worker of one thread)."""
+    On a worker of one thread, as in a local worker: the match runs on ``cores_per_match`` cores
+    of the worker's own, and ``ahead``, the match it plays next (job, seat digests), has its bots
+    started while this one plays."""
     local = _on_cached_folders(job, seat_digests)
-    warm = _worker_warm_starts()
+    warm = _worker_warm_starts(cores_per_match)
     next_job = _on_cached_folders(*ahead) if ahead is not None and warm is not None else None
     finished = play_job(local, warm, next_job)
     for seat, bot in zip(finished.record.seats, job.bots):
@@ -370,11 +373,15 @@ def _on_cached_folders(job: MatchJob, seat_digests: tuple[str, ...]) -> MatchJob
 
 
 _warm: WarmStarts | None = None
+_pinned: list[frozenset[int] | None] = []   # this worker process's cores, once claimed
+_pinned_from: list[set[int]] = []           # and the cores its threads could use before
 
 
-def _worker_warm_starts() -> WarmStarts | None:
-    """This worker process's bots started ahead, if it runs one task at a time (with several
-    threads, one task's preparation would discard another's)."""
+def _worker_warm_starts(cores_per_match: int) -> WarmStarts | None:
+    """On a worker process that runs one task at a time: pin this task's thread to the worker's
+    own cores (claimed on its first match; the thread that starts bots ahead, and every bot, then
+    inherit them) and return its bots started ahead. ``None`` with several threads, where one
+    task's preparation would discard another's."""
     global _warm
     try:
         from distributed import get_worker
@@ -385,9 +392,36 @@ def _worker_warm_starts() -> WarmStarts | None:
     if getattr(state, "nthreads", 0) != 1:
         return None
     with _lock:
+        if not _pinned:
+            _pinned_from.append(cores.available())
+            _pinned.append(cores.claim(cores_per_match))
+        if _pinned[0] is not None:
+            try:
+                os.sched_setaffinity(0, _pinned[0])  # each time: Dask may replace its thread
+            except OSError:
+                pass
         if _warm is None:
             _warm = WarmStarts()
         return _warm
+
+
+def end_of_run() -> None:
+    """Run on every worker when a run ends: kill the bots started ahead for a match this worker
+    will not play, and let go of its cores (a worker claims them again at its next run's first
+    match), so that between runs it holds nothing another tournament on its machine could use."""
+    with _lock:
+        if _warm is not None:
+            _warm.discard()
+        if _pinned and _pinned[0] is not None:
+            everywhere = _pinned_from[0]
+            for tid in os.listdir("/proc/self/task"):  # the task's thread, and the warm one
+                try:
+                    os.sched_setaffinity(int(tid), everywhere)
+                except OSError:
+                    pass
+            cores.release()
+        _pinned.clear()
+        _pinned_from.clear()
 
 
 def warm_handed_out() -> int:
@@ -436,7 +470,7 @@ class DaskBackend:
     end. ``address``: a scheduler address, or a connected ``distributed.Client`` (left open)."""
 
     def __init__(self, address: Any, *, connect_timeout: float = 10.0,
-                 max_in_flight: int | None = None) -> None:
+                 max_in_flight: int | None = None, cores_per_match: int = 1) -> None:
         distributed = _distributed()
         self._distributed = distributed
         self._client: Any = None
@@ -457,6 +491,7 @@ class DaskBackend:
             self.address = str(address.scheduler.address)
         self.name = f"dask {self.address}"
         self.max_in_flight = max_in_flight
+        self.cores_per_match = cores_per_match
         self._stopping = False
         self._aborting = False
         self._threads_checked = 0.0
@@ -528,7 +563,8 @@ class DaskBackend:
         def submit(job: MatchJob, worker: str | None = None) -> None:
             after = pending.pop() if pending else None
             ahead = (after, seats(after)) if after is not None else None
-            future = client.submit(play_on_worker, job, seats(job), ahead, pure=False,
+            future = client.submit(play_on_worker, job, seats(job), ahead, self.cores_per_match,
+                                   pure=False,
                                    key=f"arena-match-{token}-{job.match_id}",
                                    workers=[worker] if worker else None,
                                    allow_other_workers=worker is not None)
@@ -577,6 +613,7 @@ class DaskBackend:
             try:
                 if in_flight:
                     client.cancel([f for _, f, _ in in_flight.values()])
+                client.run(end_of_run)
                 client.unregister_worker_plugin(plugin)
             except Exception:
                 pass

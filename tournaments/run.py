@@ -223,7 +223,8 @@ def run_tournament(prepared: Prepared, *, workers: int | None = None,
     if backend is None and address:
         from tournaments.cluster import DaskBackend  # Dask is optional: imported only when used
         # connects (or fails) before anything is written; ``workers`` caps the matches in flight
-        with DaskBackend(address, max_in_flight=workers) as dask_backend:
+        with DaskBackend(address, max_in_flight=workers,
+                         cores_per_match=prepared.config.cores_per_match) as dask_backend:
             return run_tournament(prepared, backend=dask_backend, progress=progress, say=say)
     with output_lock(prepared.output):
         store, resumed = open_store(prepared)

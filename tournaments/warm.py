@@ -16,6 +16,7 @@ bots with it.
 """
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Sequence
@@ -26,12 +27,18 @@ from arena.bots import BotSpec
 Key = tuple[BotSpec, sandbox.Limits]
 
 
+def _cores() -> set[int] | None:
+    """The cores the calling thread may run on (``None`` where that cannot be set)."""
+    return os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else None
+
+
 class WarmStarts:
     """Bot processes started ahead of their match, keyed by bot and limits."""
 
     def __init__(self) -> None:
         self._ready: dict[Key, list[sandbox.BotProcess]] = {}
-        self._requests: queue.Queue[tuple[Sequence[BotSpec], sandbox.Limits]] = queue.Queue()
+        self._requests: queue.Queue[tuple[Sequence[BotSpec], sandbox.Limits, set[int] | None]] = \
+            queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
         self._thread: threading.Thread | None = None
@@ -44,11 +51,13 @@ class WarmStarts:
             self._thread = threading.Thread(target=self._serve, name="arena-warm-start", daemon=True)
             self._thread.start()
         self._idle.clear()
-        self._requests.put((bots, limits))
+        self._requests.put((bots, limits, _cores()))
 
     def _serve(self) -> None:
         while True:
-            bots, limits = self._requests.get()
+            bots, limits, cores = self._requests.get()
+            if cores is not None:  # where the asking thread runs, its bots run (pinned workers)
+                os.sched_setaffinity(0, cores)
             for bot in bots:
                 try:
                     process = sandbox.start(bot, limits, background=True)

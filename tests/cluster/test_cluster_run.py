@@ -4,6 +4,7 @@ between the two; bundles are checked on the workers; the CLI and the TOML key re
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distribute
 from arena.bots import folder_hash
 from arena.cli import cli
 from arena.errors import ArenaError
+from tournaments import cores
 from tournaments.cluster import (
     BundlePlugin, DaskBackend, cached_bot_folder, pack_folder, warm_handed_out,
 )
@@ -22,8 +24,9 @@ from tournaments.config import load_config
 from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
 
-from ..tournaments.conftest import small_config, write_config
-from ..tournaments.test_run import StopAfter, comparable_rows, ratings_of
+from ..tournaments.conftest import make_bot, small_config, write_config
+from ..tournaments.test_cores import _start
+from ..tournaments.test_run import AFFINITY_BOT, StopAfter, comparable_rows, ratings_of
 
 TOTAL = 12  # 4 entrants: 6 pairs x 2 seats
 
@@ -133,3 +136,28 @@ def test_a_worker_checks_a_bundle_against_its_hash_before_use(client: Any, bots:
     finally:
         client.unregister_worker_plugin("test-good")
         client.unregister_worker_plugin("test-bad")
+
+
+def test_a_dask_worker_plays_on_a_core_of_its_own_and_lets_go_after_the_run(
+        tmp_path: Path, client: Any) -> None:
+    """As a local worker: its bots run on one core, another worker's on another; when the run
+    ends the cores are free for any other tournament of the machine."""
+    folder = tmp_path / "bots"
+    entrants = [make_bot(folder, name, AFFINITY_BOT) for name in ("north", "south", "east")]
+    config = write_config(tmp_path / "pin.toml", small_config(entrants))
+    with DaskBackend(client) as backend:
+        run_tournament(prepare(load_config(config), tmp_path / "out"), backend=backend,
+                       progress=False)
+    with Store.open(tmp_path / "out") as store:
+        by_worker: dict[str, set[str]] = {}
+        for match in store.matches():
+            for tail in match.stderr_tails:
+                by_worker.setdefault(match.worker.split(" pid ")[0], set()).add(tail.strip())
+    assert len(by_worker) == 2
+    seen = [tails.pop() for tails in by_worker.values() if len(tails) == 1]
+    assert len(seen) == 2 and seen[0] != seen[1], by_worker
+    ctx = multiprocessing.get_context("spawn")
+    process, hold, claimed, _ = _start(ctx, len(cores.available()))
+    hold.set()
+    process.join()
+    assert claimed == sorted(cores.available())  # every core free again

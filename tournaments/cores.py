@@ -1,0 +1,88 @@
+"""Cores of its own for each worker, claimed machine-wide.
+
+A worker (a local worker process, or a Dask worker process) that plays its matches on cores of
+its own claims them here: it holds an exclusive ``flock`` on one lock file per core for as long as
+it lives, and the kernel lets go when it exits, even killed. So two tournaments run at once on
+one machine, or several Dask worker processes of one machine, never pin to the same core; a worker
+that finds too few cores free runs unpinned, where the system places it. The lock files live in a
+folder only root (or, for a referee that is not root, only its user) may write.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+from pathlib import Path
+
+_held: list[int] = []   # lock files of the cores this process claimed, open until it exits
+
+
+def available() -> set[int]:
+    """The cores this process may run on."""
+    try:
+        return os.sched_getaffinity(0)
+    except AttributeError:  # not on Linux
+        return set(range(os.cpu_count() or 1))
+
+
+def _lock_dir() -> Path | None:
+    uid = os.geteuid()
+    candidates = [Path("/run/arena-cores")] if uid == 0 else []
+    candidates.append(Path(tempfile.gettempdir()) / f"arena-cores-{uid}")
+    for path in candidates:
+        try:
+            path.mkdir(mode=0o700, parents=True, exist_ok=True)
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if st.st_uid == uid and not st.st_mode & 0o022 and path.is_dir() and not path.is_symlink():
+            return path
+    return None
+
+
+def claim(count: int) -> frozenset[int] | None:
+    """Claim ``count`` of this process's cores that no other process of this machine holds, for
+    the rest of this process's life; ``None`` (nothing claimed) if there are not that many free,
+    or pinning is not possible here."""
+    if count < 1 or not hasattr(os, "sched_setaffinity"):
+        return None
+    folder = _lock_dir()
+    if folder is None:
+        return None
+    got: list[tuple[int, int]] = []
+    for core in sorted(available()):
+        try:
+            fd = os.open(folder / f"core-{core}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC
+                         | os.O_NOFOLLOW, 0o600)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        got.append((core, fd))
+        if len(got) == count:
+            _held.extend(fd for _, fd in got)
+            return frozenset(core for core, _ in got)
+    for _, fd in got:
+        os.close(fd)
+    return None
+
+
+def release() -> None:
+    """Let go of every core this process claimed (the caller resets its threads' affinity)."""
+    while _held:
+        os.close(_held.pop())
+
+
+def pin(count: int) -> frozenset[int] | None:
+    """Claim ``count`` cores and run the calling thread (and the threads and processes it starts
+    from now on) on them only; ``None`` if it stays unpinned."""
+    cores = claim(count)
+    if cores is not None:
+        try:
+            os.sched_setaffinity(0, cores)
+        except OSError:  # the cores were taken away from this process meanwhile
+            return None
+    return cores
