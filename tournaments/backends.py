@@ -277,9 +277,9 @@ class ProcessBackend:
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
         pending: deque[MatchJob] = deque(jobs)
         retried: set[int] = set()
-        free = len(cores.available())
-        per_match = self.cores_per_match if self.workers * self.cores_per_match <= free else 0
-        args = (per_match, self.start_ahead, self.workers < free)
+        n_cores = len(cores.available())
+        per_match = self.cores_per_match if self.workers * self.cores_per_match <= n_cores else 0
+        args = (per_match, self.start_ahead, self.workers < n_cores)
         self._pool = [_Worker(self._ctx, args) for _ in range(min(self.workers, len(pending)))]
         idle = list(self._pool)
 

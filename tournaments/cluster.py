@@ -357,7 +357,7 @@ def play_on_worker(job: MatchJob, seat_digests: tuple[str, ...],
     of the worker's own, and ``ahead``, the match it plays next (job, seat digests), has its bots
     started while this one plays."""
     local = _on_cached_folders(job, seat_digests)
-    warm = _worker_warm_starts(cores_per_match)
+    warm = _worker_setup(cores_per_match)
     next_job = _on_cached_folders(*ahead) if ahead is not None and warm is not None else None
     finished = play_job(local, warm, next_job)
     for seat, bot in zip(finished.record.seats, job.bots):
@@ -373,16 +373,16 @@ def _on_cached_folders(job: MatchJob, seat_digests: tuple[str, ...]) -> MatchJob
 
 
 _warm: WarmStarts | None = None
-_pinned: list[frozenset[int] | None] = []   # this worker process's cores, once claimed
-_pinned_from: list[set[int]] = []           # and the cores its threads could use before
+_claim: tuple[frozenset[int] | None, set[int]] | None = None  # this run's cores, and the threads'
+                                                               # cores before it
 
 
-def _worker_warm_starts(cores_per_match: int) -> WarmStarts | None:
+def _worker_setup(cores_per_match: int) -> WarmStarts | None:
     """On a worker process that runs one task at a time: pin this task's thread to the worker's
-    own cores (claimed on its first match; the thread that starts bots ahead, and every bot, then
-    inherit them) and return its bots started ahead. ``None`` with several threads, where one
-    task's preparation would discard another's."""
-    global _warm
+    own cores (claimed at its first match of a run; the thread that starts bots ahead follows)
+    and return its bots started ahead. ``None`` with several threads, where one task's
+    preparation would discard another's."""
+    global _warm, _claim
     try:
         from distributed import get_worker
         worker = get_worker()
@@ -392,12 +392,11 @@ def _worker_warm_starts(cores_per_match: int) -> WarmStarts | None:
     if getattr(state, "nthreads", 0) != 1:
         return None
     with _lock:
-        if not _pinned:
-            _pinned_from.append(cores.available())
-            _pinned.append(cores.claim(cores_per_match))
-        if _pinned[0] is not None:
+        if _claim is None:
+            _claim = (cores.claim(cores_per_match), cores.available())
+        if _claim[0] is not None:
             try:
-                os.sched_setaffinity(0, _pinned[0])  # each time: Dask may replace its thread
+                os.sched_setaffinity(0, _claim[0])  # each time: Dask may replace its thread
             except OSError:
                 pass
         if _warm is None:
@@ -407,21 +406,20 @@ def _worker_warm_starts(cores_per_match: int) -> WarmStarts | None:
 
 def end_of_run() -> None:
     """Run on every worker when a run ends: kill the bots started ahead for a match this worker
-    will not play, and let go of its cores (a worker claims them again at its next run's first
-    match), so that between runs it holds nothing another tournament on its machine could use."""
+    will not play, and let go of its cores, so that between runs it holds nothing another
+    tournament on its machine could use."""
+    global _claim
     with _lock:
         if _warm is not None:
             _warm.discard()
-        if _pinned and _pinned[0] is not None:
-            everywhere = _pinned_from[0]
-            for tid in os.listdir("/proc/self/task"):  # the task's thread, and the warm one
+        if _claim is not None and _claim[0] is not None:
+            for tid in os.listdir("/proc/self/task"):  # the task's thread, the warm one
                 try:
-                    os.sched_setaffinity(int(tid), everywhere)
+                    os.sched_setaffinity(int(tid), _claim[1])
                 except OSError:
                     pass
             cores.release()
-        _pinned.clear()
-        _pinned_from.clear()
+        _claim = None
 
 
 def warm_handed_out() -> int:
@@ -593,11 +591,8 @@ class DaskBackend:
                 if future.status == "finished":
                     finished = future.result()
                     future.release()
-                    if after is not None:
-                        if self._stopping:
-                            pending.append(after)
-                        else:
-                            submit(after, worker=finished.worker.rsplit(" pid ", 1)[0])
+                    if after is not None and not self._stopping:
+                        submit(after, worker=finished.worker.rsplit(" pid ", 1)[0])
                     if job.match_id in seen:  # one task per match: never; but count once, surely
                         continue
                     seen.add(job.match_id)
