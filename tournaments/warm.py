@@ -57,7 +57,10 @@ class WarmStarts:
         while True:
             bots, limits, cores = self._requests.get()
             if cores is not None:  # where the asking thread runs, its bots run (pinned workers)
-                os.sched_setaffinity(0, cores)
+                try:
+                    os.sched_setaffinity(0, cores)
+                except OSError:  # those cores were taken from this process: start them anywhere
+                    pass
             for bot in bots:
                 try:
                     process = sandbox.start(bot, limits, background=True)
