@@ -395,10 +395,7 @@ def _worker_setup(cores_per_match: int) -> WarmStarts | None:
         if _claim is None:
             _claim = (cores.claim(cores_per_match), cores.available())
         if _claim[0] is not None:
-            try:
-                os.sched_setaffinity(0, _claim[0])  # each time: Dask may replace its thread
-            except OSError:
-                pass
+            cores.run_on(_claim[0])  # each time: Dask may replace its thread
         if _warm is None:
             _warm = WarmStarts()
         return _warm
@@ -414,10 +411,7 @@ def end_of_run() -> None:
             _warm.discard()
         if _claim is not None and _claim[0] is not None:
             for tid in os.listdir("/proc/self/task"):  # the task's thread, the warm one
-                try:
-                    os.sched_setaffinity(int(tid), _claim[1])
-                except OSError:
-                    pass
+                cores.run_on(_claim[1], int(tid))
             cores.release()
         _claim = None
 

@@ -14,6 +14,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from arena.sandbox.users import private_folder
+
 _held: list[int] = []   # lock files of the cores this process claimed, open until it exits
 
 
@@ -28,16 +30,17 @@ def available() -> set[int]:
 def _lock_dir() -> Path | None:
     uid = os.geteuid()
     candidates = [Path("/run/arena-cores")] if uid == 0 else []
-    candidates.append(Path(tempfile.gettempdir()) / f"arena-cores-{uid}")
-    for path in candidates:
-        try:
-            path.mkdir(mode=0o700, parents=True, exist_ok=True)
-            st = os.lstat(path)
-        except OSError:
-            continue
-        if st.st_uid == uid and not st.st_mode & 0o022 and path.is_dir() and not path.is_symlink():
-            return path
-    return None
+    return private_folder([*candidates, Path(tempfile.gettempdir()) / f"arena-cores-{uid}"])
+
+
+def run_on(where: set[int] | frozenset[int], thread: int = 0) -> bool:
+    """Let ``thread`` (0: the calling one; the threads and processes it starts from now on follow)
+    run on the cores ``where`` only; ``False`` if that cannot be (not Linux, cores taken away)."""
+    try:
+        os.sched_setaffinity(thread, where)
+    except (AttributeError, OSError):
+        return False
+    return True
 
 
 def claim(count: int) -> frozenset[int] | None:
@@ -80,9 +83,4 @@ def pin(count: int) -> frozenset[int] | None:
     """Claim ``count`` cores and run the calling thread (and the threads and processes it starts
     from now on) on them only; ``None`` if it stays unpinned."""
     cores = claim(count)
-    if cores is not None:
-        try:
-            os.sched_setaffinity(0, cores)
-        except OSError:  # the cores were taken away from this process meanwhile
-            return None
-    return cores
+    return cores if cores is not None and run_on(cores) else None

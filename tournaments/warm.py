@@ -16,20 +16,15 @@ bots with it.
 """
 from __future__ import annotations
 
-import os
 import queue
 import threading
 from collections.abc import Sequence
 
 from arena import sandbox
 from arena.bots import BotSpec
+from tournaments import cores
 
 Key = tuple[BotSpec, sandbox.Limits]
-
-
-def _cores() -> set[int] | None:
-    """The cores the calling thread may run on (``None`` where that cannot be set)."""
-    return os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else None
 
 
 class WarmStarts:
@@ -37,7 +32,7 @@ class WarmStarts:
 
     def __init__(self) -> None:
         self._ready: dict[Key, list[sandbox.BotProcess]] = {}
-        self._requests: queue.Queue[tuple[Sequence[BotSpec], sandbox.Limits, set[int] | None]] = \
+        self._requests: queue.Queue[tuple[Sequence[BotSpec], sandbox.Limits, set[int]]] = \
             queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
@@ -51,16 +46,12 @@ class WarmStarts:
             self._thread = threading.Thread(target=self._serve, name="arena-warm-start", daemon=True)
             self._thread.start()
         self._idle.clear()
-        self._requests.put((bots, limits, _cores()))
+        self._requests.put((bots, limits, cores.available()))
 
     def _serve(self) -> None:
         while True:
-            bots, limits, cores = self._requests.get()
-            if cores is not None:  # where the asking thread runs, its bots run (pinned workers)
-                try:
-                    os.sched_setaffinity(0, cores)
-                except OSError:  # those cores were taken from this process: start them anywhere
-                    pass
+            bots, limits, where = self._requests.get()
+            cores.run_on(where)  # where the asking thread runs, its bots run (pinned workers)
             for bot in bots:
                 try:
                     process = sandbox.start(bot, limits, background=True)

@@ -8,7 +8,6 @@ import shutil
 import signal
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 from arena.bots import BotSpec
@@ -112,17 +111,8 @@ class BotProcess:
         remain after ``timeout``. Asks the memory cgroup where there is one, else scans for the uid."""
         if self.memory_cap is None:
             return self.uid is None or users.wait_gone(self.uid, timeout)
-        deadline = time.monotonic() + timeout
-        next_kill = time.monotonic() + 0.2
-        while not self.memory_cap.is_empty():
-            now = time.monotonic()
-            if now >= deadline:
-                return False
-            if now >= next_kill:
-                self._kill_processes()
-                next_kill = now + 0.2
-            time.sleep(0.002)
-        return True
+        cap = self.memory_cap
+        return users.kill_until_gone(lambda: not cap.is_empty(), self._kill_processes, timeout)
 
     def kill(self) -> None:
         """Kill everything the bot started, then remove its scratch and staged files (idempotent)."""

@@ -17,6 +17,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 UID_BASE = 1_900_000_000   # above systemd's container ranges, below 2**31
@@ -33,18 +34,28 @@ def is_bot_uid(uid: int) -> bool:
     return UID_BASE <= uid < UID_BASE + UID_COUNT
 
 
-def _lock_dir() -> Path:
-    """A root-only folder for the lock files (created once; refused if anyone else could write it)."""
-    for path in _LOCK_DIRS:
+def private_folder(candidates: Sequence[Path]) -> Path | None:
+    """The first of ``candidates`` that is, or can be made, a folder of this process's user that
+    no one else may write (lock files live there: whoever could write them could steal a lock)."""
+    for path in candidates:
         try:
             path.mkdir(mode=0o700, parents=True, exist_ok=True)
             st = os.lstat(path)
         except OSError:
             continue
-        if st.st_uid == 0 and (st.st_mode & 0o022) == 0 and path.is_dir() and not path.is_symlink():
+        if (st.st_uid == os.geteuid() and (st.st_mode & 0o022) == 0 and path.is_dir()
+                and not path.is_symlink()):
             return path
-    raise OSError("no safe folder for the sandbox's uid locks (tried "
-                  + ", ".join(map(str, _LOCK_DIRS)) + ")")
+    return None
+
+
+def _lock_dir() -> Path:
+    """A root-only folder for the uid lock files (created once)."""
+    folder = private_folder(_LOCK_DIRS)
+    if folder is None:
+        raise OSError("no safe folder for the sandbox's uid locks (tried "
+                      + ", ".join(map(str, _LOCK_DIRS)) + ")")
+    return folder
 
 
 # What a lock file says of its uid while nobody holds it: CLEAN means its last holder saw every
@@ -172,14 +183,20 @@ def kill_user(uid: int) -> None:
 
 def wait_gone(uid: int, timeout: float) -> bool:
     """Kill and wait until ``uid`` has no live process; ``False`` if some remain after ``timeout``."""
+    return kill_until_gone(lambda: bool(pids_of(uid, include_zombies=False)),
+                           lambda: kill_user(uid), timeout)
+
+
+def kill_until_gone(alive: Callable[[], bool], kill: Callable[[], None], timeout: float) -> bool:
+    """While ``alive()``, ``kill()`` (again every 0.2 s); ``False`` if still alive after ``timeout``."""
     deadline = time.monotonic() + timeout
     next_kill = 0.0
-    while pids_of(uid, include_zombies=False):
+    while alive():
         now = time.monotonic()
         if now >= deadline:
             return False
         if now >= next_kill:
-            kill_user(uid)
+            kill()
             next_kill = now + 0.2
         time.sleep(0.005)
     return True
