@@ -1,30 +1,80 @@
-"""The game interface shared by the referee, the bundled bots and the tests.
+"""The game interface shared by the referee, the bundled bots, the search bot and the tests.
 
-A *game* describes a rule set: its name, player counts and options type, and makes new matches.
-A *state* is one match in progress. Modelled on OpenSpiel's ``State`` and PettingZoo's AEC API:
+A *game* describes a rule set: its name, player counts, what kind of game it is, its options, and
+makes new matches. A *state* is one match in progress. Modelled on OpenSpiel's ``Game``/``State``
+and PettingZoo's AEC API:
 
 - ``current_player()`` is the seat to decide (``TERMINAL`` when the match is over). Forced moves
-  (e.g. a pass when nothing can be played) are made by the state itself and never reach a seat.
+  (a pass when nothing can be played, a compulsory roll) are made by the state itself, logged as
+  events, and never reach a seat.
 - ``legal_actions()`` lists the actions of the current seat in a deterministic order. An action *is*
-  its canonical text form (``"3-6:L"``, ``"pass"``): the same string is used in logs, records, on the
-  wire and in tests.
+  its canonical text form (``"3-6:L"``, ``"bid 115"``, ``"roll"``): the same string is used in logs,
+  records, on the wire and in tests.
 - ``apply(action)`` plays one action; an action that is not legal raises ``IllegalActionError``.
 - ``observation(seat)`` is the only door to hidden information: a plain dict (MessagePack-ready)
-  holding everything that seat may know, the public history of the match included.
-- Chance is explicit: every shuffle is drawn from the state's own ``random.Random(seed)``, so a
-  match replays exactly from its seed and its actions, and every chance outcome is written out in
-  ``events`` (e.g. the tiles dealt to each seat) so that an independent program can check a match.
-- ``events`` is the match's log in order: chance outcomes, every action (``{"type": "action", ...}``,
-  the i-th of which is the i-th decision), automatic moves and the result of each deal.
+  holding everything that seat may know. Its size does not grow with the match: the current deal's
+  (or turn's) public history in full, the state the rules carry between deals, and at most one
+  fixed-size row per finished deal.
+- Chance is explicit and drawn from **named streams** (:class:`Chance`): every chance outcome comes
+  from a ``random.Random`` derived from the match seed and a key that says what it is
+  (``("deal", 3)``, ``("turn", seat, k)``). Two matches of a duplicate set therefore meet the same
+  luck in the same seat even after their players chose differently. Every chance outcome is written
+  out in ``events`` so that an independent program can check a match.
+- ``events`` is the match's log in order: chance outcomes, every action (``{"type": "action",
+  "seat": s, "action": a, ...}``, the i-th of which is the i-th decision), automatic moves, every
+  score with its reason, and the end of the match (``{"type": "match_end", ...}``).
+- Every match ends: a game caps its length in whole deals (or turns) from its options
+  (:meth:`Game.length_cap`); a match that reaches the cap ends with a ``{"type": "capped", ...}``
+  event and is ranked by the game's documented rule.
+- :meth:`Game.sample_state` builds, from a seat's observation and the bot's own RNG, a full state
+  consistent with everything that seat knows. Search bots use it; so does the conformance suite.
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 TERMINAL = -1
+SEED_BITS = 63  # fits a signed 64-bit integer in SQLite, MessagePack and any language
+
+
+def stream_seed(seed: int, key: tuple[int | str, ...]) -> int:
+    """The seed of the chance stream ``key`` of a match: SHA-256 of the match seed and the key.
+
+    Stable across processes, machines and Python versions (``hash()`` is salted per process).
+    """
+    text = "arena-chance/" + str(int(seed)) + "/" + "/".join(str(part) for part in key)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - SEED_BITS)
+
+
+class Chance:
+    """The chance of one match: a named stream per kind of chance outcome.
+
+    ``chance.stream("deal", 3)`` is a fresh ``random.Random`` for deal 3; asking for the same key
+    again gives the same sequence again. A game chooses keys that mean the same thing in every
+    match of a duplicate set (deal numbers count deals, a seat's turns count that seat's turns), so
+    that the same seat meets the same luck whatever was chosen before. A state built by
+    :meth:`Game.sample_state` gets ``Chance.from_rng(rng)``, so the future it plays out comes from
+    the bot's own RNG, not from the match's.
+    """
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: int) -> None:
+        self.seed = int(seed)
+
+    @staticmethod
+    def from_rng(rng: random.Random) -> "Chance":
+        return Chance(rng.getrandbits(SEED_BITS))
+
+    def stream(self, *key: int | str) -> random.Random:
+        return random.Random(stream_seed(self.seed, key))
+
+    def __repr__(self) -> str:
+        return "Chance(<secret>)"  # a seed in a log or an exception would reveal every deal
 
 
 @dataclass(frozen=True)
@@ -38,6 +88,15 @@ class Result:
     def from_scores(scores: list[int] | tuple[int, ...]) -> "Result":
         """Rank seats by score, highest first; equal scores share a rank (1, 1, 3)."""
         ranks = tuple(1 + sum(1 for other in scores if other > s) for s in scores)
+        return Result(tuple(scores), ranks)
+
+    @staticmethod
+    def from_keys(scores: list[int] | tuple[int, ...], keys: list[Any] | tuple[Any, ...]) -> "Result":
+        """Rank seats by ``keys`` (higher is better; equal keys share a rank), reporting ``scores``.
+
+        For a game whose tie-break is more than the score: e.g. ``(score, -order)`` never ties.
+        """
+        ranks = tuple(1 + sum(1 for other in keys if other > k) for k in keys)
         return Result(tuple(scores), ranks)
 
 
@@ -71,35 +130,72 @@ class State(ABC):
         """The running scores (the final ones once terminal)."""
 
     @abstractmethod
-    def redeal_hidden(self, seat: int, rng: random.Random) -> "State":
-        """A copy in which everything hidden from ``seat`` is dealt again at random.
+    def clone(self) -> "State":
+        """An independent copy: applying actions to it never changes this state."""
 
-        What ``seat`` knows is kept (its own hand, public history, hand sizes), so its observation
-        is unchanged. The conformance suite uses it to prove that observations hide what they
-        must; search bots use it to sample worlds consistent with what they know.
-        """
-
-    @abstractmethod
-    def clone(self) -> "State": ...
+    def private_items(self, seat: int) -> set[str]:
+        """The texts (tiles, cards) that only ``seat`` may see right now: the conformance suite
+        checks that no other seat's observation holds one. Games without hidden items keep ``set()``."""
+        return set()
 
 
 class Game(ABC):
-    """A rule set: names, player counts, options, and a factory of matches."""
+    """A rule set: what kind of game it is, its options, and a factory of matches."""
 
     name: ClassVar[str]
     title: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
+    rules_doc: ClassVar[str]             # the game's page, relative to the repository
+    player_counts: ClassVar[tuple[int, ...]]
+    default_players: ClassVar[int]
+    hidden_information: ClassVar[bool]   # does any seat ever lack something another seat knows?
+    chance: ClassVar[bool]               # are there shuffles or dice?
+    can_draw: ClassVar[bool]             # can two seats share first place?
+    length_unit: ClassVar[str] = "deals"  # what length_cap counts
+    chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
     Options: ClassVar[type]
-    rules_doc: ClassVar[str]  # path of the game's page, relative to the repository
+
+    @property
+    def min_players(self) -> int:
+        return min(self.player_counts)
+
+    @property
+    def max_players(self) -> int:
+        return max(self.player_counts)
+
+    def players_text(self) -> str:
+        """The allowed player counts as a person reads them: "2", "2 to 8", "2, 3 or 4"."""
+        counts = sorted(self.player_counts)
+        if len(counts) == 1:
+            return str(counts[0])
+        if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 3:
+            return f"{counts[0]} to {counts[-1]}"
+        return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
     @abstractmethod
     def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> Any:
-        """Typed, checked options for a match of ``num_players`` from user values (text or typed)."""
+        """Typed, checked options for a match of ``num_players`` from user values (text or typed).
+
+        ``values`` may name a preset (e.g. ``variant``) that the other values override; the
+        result holds every value resolved, as the record stores it.
+        """
 
     @abstractmethod
     def new_match(self, options: Any, seed: int) -> State:
-        """A new match; every chance outcome is drawn from ``random.Random(seed)``."""
+        """A new match; every chance outcome is drawn from ``Chance(seed)``'s named streams."""
+
+    @abstractmethod
+    def length_cap(self, options: Any) -> int:
+        """The most ``length_unit`` (whole deals, or turns) a match of these options may last."""
+
+    @abstractmethod
+    def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> State:
+        """A full state consistent with everything the observing seat knows.
+
+        Hidden hands are sampled to fit every public fact (voids shown by not following suit,
+        passes, go's, bids, cards passed); the seat's own observation of the result equals
+        ``observation``. It always succeeds, and future chance in the result comes from ``rng``.
+        ``options`` are the match's options (``make_options`` of the ``hello``'s values).
+        """
 
     @abstractmethod
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:

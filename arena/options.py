@@ -1,8 +1,16 @@
 """Rule options: one frozen dataclass per game, read from text or values, checked with clear errors.
 
 Each field of a game's options dataclass carries ``metadata={"doc": ..., "choices": ...}``; the
-dataclass's ``__post_init__`` checks combinations. This module turns ``key=value`` text (the CLI,
-TOML files) into typed values and describes the options for ``arena games``.
+dataclass's ``__post_init__`` checks combinations and fills defaults that depend on the player
+count or on another option. This module turns ``key=value`` text (the CLI, TOML files) into typed
+values and describes the options for ``arena games``.
+
+- **Presets.** An options class may name one field as its preset (``PRESET_FIELD = "variant"``)
+  and map each preset's name to option values (``PRESETS``). Choosing a preset sets those values;
+  options given explicitly override them. The record keeps every resolved value.
+- **Values with a syntax of their own** (a list, say) give ``metadata["parse"]``: a function from
+  the raw value (text from the CLI, or a TOML value) to the typed value that raises ``ValueError``
+  with a message, and ``metadata["syntax"]``: how to write it, shown in errors and ``arena games``.
 """
 from __future__ import annotations
 
@@ -89,16 +97,41 @@ def build_options(options_cls: type, values: Mapping[str, Any], fixed: Mapping[s
     and what is allowed.
     """
     fields = {f.name: f for f in option_fields(options_cls) if f.name not in fixed}
-    kwargs: dict[str, Any] = dict(fixed)
-    for name, raw in values.items():
+    for name in values:
         if name not in fields:
             known = ", ".join(sorted(fields))
             raise OptionError(f"unknown option {name!r}; this game's options are: {known}")
+    kwargs: dict[str, Any] = dict(fixed)
+    preset_field = getattr(options_cls, "PRESET_FIELD", None)
+    if preset_field is not None and preset_field in values:
+        f = fields[preset_field]
+        preset = _coerce(preset_field, values[preset_field], _field_type(options_cls, f))
+        check_choice(f, preset)
+        kwargs[preset_field] = preset
+        for name, value in options_cls.PRESETS.get(preset, {}).items():
+            kwargs.setdefault(name, value)  # fixed values stay fixed
+    for name, raw in values.items():
+        if name == preset_field:
+            continue
         f = fields[name]
-        value = _coerce(name, raw, _field_type(options_cls, f))
+        parse = f.metadata.get("parse")
+        if parse is not None and raw is not None and not (isinstance(raw, str) and raw.lower() in ("none", "default", "")):
+            try:
+                value = raw if _is_parsed(raw) else parse(raw)
+            except (ValueError, TypeError) as exc:
+                syntax = f.metadata.get("syntax", "")
+                raise OptionError(f"option {name!r}: {raw!r} is not valid ({exc})"
+                                  + (f"; write it as {syntax}" if syntax else "")) from None
+        else:
+            value = _coerce(name, raw, _field_type(options_cls, f))
         check_choice(f, value)
         kwargs[name] = value
     return options_cls(**kwargs)
+
+
+def _is_parsed(raw: Any) -> bool:
+    """A tuple is an already typed value (from a record or ``options_to_dict``), not user input."""
+    return isinstance(raw, tuple)
 
 
 def check_choice(f: dataclasses.Field, value: Any) -> None:
@@ -116,16 +149,19 @@ def check_all_choices(options: Any) -> None:
 
 
 def options_to_dict(options: Any) -> dict[str, Any]:
-    """The options as plain values, for the wire, the match record and the store."""
-    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    """The options as plain values, for the wire, the match record and the store (tuples become
+    lists, as MessagePack and JSON carry them)."""
+    return {f.name: _plain(getattr(options, f.name)) for f in dataclasses.fields(options)}
 
 
-def parse_assignments(items: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """Parse ``["target=61", "first_leader=lottery"]`` into a mapping; complain about bad forms."""
-    out: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"option {item!r} is not of the form key=value")
-        out[key.strip()] = value.strip()
-    return out
+def _plain(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def options_from_dict(game: Any, data: dict[str, Any]) -> Any:
+    """The options object of ``game`` from a record's, a hello's or the store's resolved values
+    (a preset named there sets nothing that the other values do not set again)."""
+    values = {k: v for k, v in data.items() if k != "num_players" and v is not None}
+    return game.make_options(int(data["num_players"]), values)
