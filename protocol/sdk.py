@@ -10,6 +10,12 @@ A complete bot (SPEC.md §8)::
 The SDK answers the handshake, turns every ``act`` request into a call of ``choose`` and sends
 the returned action, and exits when the referee says goodbye. Anything ``choose`` prints to stderr
 is the bot's log; stdout belongs to the protocol, so ``print`` is redirected to stderr.
+
+The last ``hello`` is kept in ``protocol.sdk.hello`` (the game, its resolved options, the seat,
+the players and the time control), for bots that need it::
+
+    from protocol import sdk
+    options = sdk.hello["options"]
 """
 from __future__ import annotations
 
@@ -23,6 +29,9 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
     Choose = Callable[[dict[str, Any], list[str]], str]
+
+
+hello: dict[str, Any] = {}  # the last hello message of the referee
 
 
 def _read_exact(stream: BinaryIO, n: int) -> bytes | None:
@@ -67,6 +76,8 @@ def run(choose: Choose, name: str | None = None,
         if message is None or message["type"] == "end":
             return
         if message["type"] == "hello":
+            hello.clear()
+            hello.update(message)
             reply: dict[str, object] = {"type": "ready", "protocol": PROTOCOL_VERSION}
             if name:
                 reply["name"] = name
