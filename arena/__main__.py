@@ -1,0 +1,4 @@
+"""``python -m arena``: the same as the ``arena`` command."""
+from arena.cli import main
+
+main()
