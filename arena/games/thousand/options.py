@@ -75,7 +75,7 @@ class ThousandOptions:
     negative_bidding: str = field(default="allowed", metadata={
         "doc": "With 'forbidden' a player with a negative total may only pass (T-20).",
         "choices": ("allowed", "forbidden")})
-    max_deals: int = field(default=300, metadata={
+    max_deals: int = field(default=200, metadata={
         "doc": "Length cap: after this many deals (played or written off) the match ends and is "
                "ranked by totals; equal totals share a place (thousand.md §14)."})
 

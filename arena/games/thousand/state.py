@@ -494,6 +494,9 @@ class ThousandState(State):
     def result(self) -> Result:
         if not self.terminal:
             raise ValueError("the match is not over")
+        fixed = getattr(self, "_result", None)
+        if fixed is not None:  # a state sampled from a finished match's observation
+            return fixed
         totals = self.carry.totals
         if self.winners:  # §9 step 3: the winner(s) first, the others by totals
             return Result.from_keys(totals, [(s in self.winners, t) for s, t in enumerate(totals)])
@@ -559,7 +562,8 @@ class ThousandState(State):
                 si = SUITS.index(suit)
                 hand -= set(ACES) if value == ACE_MARRIAGE_VALUE else {si * 6 + KING, si * 6 + QUEEN}
         out = {CARD_TEXT[c] for c in hand}
-        if self.declarer == seat and self.buried is not None:
+        if self.declarer == seat and self.buried is not None and not (
+                self.shown and self.buried in self.taken):
             out.add(CARD_TEXT[self.buried])
         return out
 
