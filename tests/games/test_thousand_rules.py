@@ -452,7 +452,7 @@ def test_e10_collisions():
     assert st.carry.totals == [120, 880, 760] and st.carry.on_barrel == [False, True, False]
     carry = Carry(3)
     carry.totals = [0, 875, 870]
-    st = scored(declarer=0, contract=100, card_pts=[80, 20, 20], carry=carry)
+    st = scored(declarer=0, contract=100, card_pts=[80, 20, 20], marriage_pts=[40, 0, 0], carry=carry)
     assert st.carry.totals == [100, 760, 760] and st.carry.on_barrel == [False, False, False]
 
 
