@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.game import TERMINAL, Chance, Result
 from arena.games.thousand.actions import (
-    BURY_HIDDEN, BURY_TEXT, GIVE_HIDDEN, GIVE_TEXT, PASS, PLAY_ON, PRIKUP_TEXT, REDEAL,
+    BURY_TEXT, GIVE_TEXT, PASS, PLAY_ON, PRIKUP_TEXT, REDEAL,
 )
 from arena.games.thousand.cards import (
     ACES, CARD_OF, DECK, KING, QUEEN, SUIT_OF, SUITS,
@@ -27,6 +27,7 @@ from arena.games.thousand.state import (
     AUCTION, BURY, DARK_BID, GIVE, OVER, PLAY, PRIKUP, RAISE, REDEAL_ASK, ThousandState,
 )
 
+_PHASES = {p: p for p in (AUCTION, DARK_BID, PRIKUP, GIVE, BURY, RAISE, REDEAL_ASK, PLAY, OVER)}
 _GREEDY_TRIES = 12
 _BID_TRIES = 30
 
@@ -136,6 +137,8 @@ def _state_from_observation(options, obs: dict[str, Any], rng: random.Random) ->
     k = 2 if n == 2 else 3
     st.active = tuple((st.forehand + i) % n for i in range(k))
     st.next_seat = {st.active[i]: st.active[(i + 1) % k] for i in range(k)}
+    st._trick_size = k
+    st._overtake = options.must_overtake
     st.looked = list(obs["looked"])
     st.dark_bid = list(obs["dark_bids"])
     st.passed = list(obs["passed"])
@@ -163,7 +166,7 @@ def _state_from_observation(options, obs: dict[str, Any], rng: random.Random) ->
     st.tricks = [[ld, list(cs), w] for ld, cs, w in obs["tricks"]]
     st.on_barrel_start = list(carry.on_barrel)
     st.redeal_queue = []
-    st.phase = obs["phase"]
+    st.phase = _PHASES[obs["phase"]]  # the module's own string: the state compares with ``is``
     st.to_move = obs["to_move"]
     return st
 
@@ -310,11 +313,11 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
         if text.startswith("give "):
             r, c = given[gi]
             gi += 1
-            st.log.append((s, GIVE_TEXT[c][r], GIVE_HIDDEN[r], (s, r)))
+            st.log.append((s, GIVE_TEXT[c][r]))
         elif text.startswith("bury "):
-            st.log.append((s, BURY_TEXT[buried], BURY_HIDDEN, (s,)))
+            st.log.append((s, BURY_TEXT[buried]))
         else:
-            st.log.append((s, text, None, None))
+            st.log.append((s, text))
 
     # who is to move and what they may do
     if st.terminal:

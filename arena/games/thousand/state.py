@@ -24,6 +24,9 @@ AUCTION, DARK_BID, PRIKUP, GIVE, BURY, RAISE, REDEAL_ASK, PLAY, OVER = (
     "auction", "dark_bid", "prikup", "give", "bury", "raise", "redeal", "play", "over")
 
 _TRICK_SIZE = {2: 2, 3: 3, 4: 3}
+# a give or a burial in the log, as a seat that did not see the card reads it
+_HIDDEN = {GIVE_TEXT[c][s]: (GIVE_HIDDEN[s], s) for c in DECK for s in range(4)}
+_HIDDEN.update({BURY_TEXT[c]: (BURY_HIDDEN, None) for c in DECK})
 
 
 def deal_layout(n: int, dealer: int) -> tuple[list[int], list[int]]:
@@ -80,6 +83,8 @@ class ThousandState(State):
         k = _TRICK_SIZE[n]
         self.active = tuple((self.forehand + i) % n for i in range(k))
         self.next_seat = {self.active[i]: self.active[(i + 1) % k] for i in range(k)}
+        self._trick_size = k
+        self._overtake = o.must_overtake
         self.golden = o.golden_round != "off" and self.deal_no <= 3
         dark_on = o.dark_bidding
         self.looked = [not (dark_on and s in self.active) for s in range(n)]
@@ -106,7 +111,7 @@ class ThousandState(State):
         self.marriage_pts = [0] * n
         self.marriages: list[list[Any]] = []
         self.tricks: list[list[Any]] = []
-        self.log: list[tuple] = []   # (seat, text, hidden text or None, seats that see text)
+        self.log: list[tuple[int, str]] = []  # (seat, action) of this deal's decisions
         self.on_barrel_start = list(self.carry.on_barrel)
         self.events.append({
             "type": "deal", "deal": self.deal_no, "redeal": self.redeal_no, "dealer": self.dealer,
@@ -246,8 +251,18 @@ class ThousandState(State):
                     out.append(MARRIAGE_TEXT[c])
             return out
         led = SUIT_OF[trick[0][1]]
+        if not self._overtake:
+            out = [PLAY_TEXT[c] for c in hand if SUIT_OF[c] == led]
+            if out:
+                return out
+            trump = self.trump
+            if trump is not None:
+                out = [PLAY_TEXT[c] for c in hand if SUIT_OF[c] == trump]
+                if out:
+                    return out
+            return [PLAY_TEXT[c] for c in hand]
         trump = self.trump
-        overtake = self.options.must_overtake
+        overtake = True
         follow = [c for c in hand if SUIT_OF[c] == led]
         if follow:
             if overtake and (trump == led or not any(SUIT_OF[c] == trump for _, c in trick)):
@@ -279,22 +294,23 @@ class ThousandState(State):
             self.events.append({"type": "marriage", "seat": seat, "suit": SUITS[suit],
                                 "points": value, "kind": "aces" if c % 6 == ACE else "marriage",
                                 "trump": SUITS[suit]})
-        self.trick.append((seat, c))
-        if len(self.trick) < len(self.active):
-            self._turn(self.next_seat[seat], self._play_legal)
-            return
         trick = self.trick
-        led = SUIT_OF[trick[0][1]]
+        trick.append((seat, c))
+        if len(trick) < self._trick_size:
+            nxt = self.next_seat[seat]
+            self.to_move = nxt
+            self._legal = self._play_legal(nxt)
+            return
         trump = self.trump
         best_seat, best = trick[0]
+        pts = POINTS[best]
         for s, x in trick[1:]:  # §7.3
+            pts += POINTS[x]
             if SUIT_OF[x] == SUIT_OF[best]:
                 if x > best:
                     best_seat, best = s, x
             elif SUIT_OF[x] == trump:
                 best_seat, best = s, x
-        del led
-        pts = sum(POINTS[x] for _, x in trick)
         self.card_pts[best_seat] += pts
         self.tricks_won[best_seat] += 1
         cards = [CARD_TEXT[x] for _, x in trick]
@@ -330,24 +346,26 @@ class ThousandState(State):
         return tuple(self.carry.totals)
 
     def apply(self, action: str) -> None:
-        if self.terminal or action not in self._legal:
+        if action not in self._legal or self.terminal:
             raise IllegalActionError(
                 f"illegal action {action!r} for seat {self.current_player()} "
                 f"(legal: {', '.join(self._legal) or 'none'})")
         seat = self.to_move
-        kind, value, extra = ACTIONS[action]
         self.events.append({"type": "action", "seat": seat, "action": action})
+        self.log.append((seat, action))
+        kind, value, extra = ACTIONS[action]
         phase = self.phase
-        if phase == PLAY:
-            self.log.append((seat, action, None, None))
+        if phase is PLAY:
+            if not extra:  # the common case inline: a plain card that does not end the trick
+                trick = self.trick
+                if len(trick) + 1 < self._trick_size:
+                    self.hands[seat].remove(value)
+                    trick.append((seat, value))
+                    nxt = self.to_move = self.next_seat[seat]
+                    self._legal = self._play_legal(nxt)
+                    return
             self._play(seat, value, extra)
             return
-        if kind == "give":
-            self.log.append((seat, action, GIVE_HIDDEN[extra], (seat, extra)))
-        elif kind == "bury":
-            self.log.append((seat, action, BURY_HIDDEN, (seat,)))
-        else:
-            self.log.append((seat, action, None, None))
         if phase == AUCTION or phase == DARK_BID:
             if kind == "look":
                 self.looked[seat] = True
@@ -508,7 +526,12 @@ class ThousandState(State):
         carry = self.carry
         d = self.declarer
         hand = self.hands[seat]
-        log = [[s, t if (vis is None or seat in vis) else hidden] for s, t, hidden, vis in self.log]
+        log = []
+        for s, t in self.log:
+            hidden = _HIDDEN.get(t)
+            if hidden is not None and s != seat and hidden[1] != seat:
+                t = hidden[0]
+            log.append([s, t])
         prikup = None
         if self.taken_index is not None and (self.shown or seat == d):
             prikup = [CARD_TEXT[c] for c in self.taken]
