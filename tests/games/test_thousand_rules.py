@@ -622,3 +622,46 @@ def test_observation_does_not_hold_hidden_cards():
     obs = st.observation(0)
     assert obs["hand"] == sorted(H0.split(), key=card) and obs["prikup"] is None
     assert "KH" not in str(obs)
+
+
+# ----- numeric options away from their defaults -----------------------------------------------
+def _on_barrel(total: int = 880, attempts: int = 0, falls: int = 0) -> Carry:
+    carry = Carry(3)
+    carry.totals, carry.on_barrel = [0, 0, total], [False, False, True]
+    carry.attempts[2], carry.falls[2] = attempts, falls
+    return carry
+
+
+@pytest.mark.parametrize("values, total, on", [
+    ({"barrel_attempts": 1}, 760, False),
+    ({"barrel_attempts": 1, "barrel_fall_penalty": 100}, 780, False),
+    ({"barrel_attempts": 1, "barrel_falls_to_zero": 1}, 0, False),
+    ({}, 880, True),
+])
+def test_barrel_numbers(values, total, on):
+    st = scored(declarer=1, contract=120, card_pts=[0, 120, 0], carry=_on_barrel(), **values)
+    assert st.carry.totals[2] == total and st.carry.on_barrel[2] == on
+
+
+def test_barrel_threshold_option():
+    carry = Carry(3)
+    carry.totals = [0, 0, 870]
+    st = scored(declarer=1, contract=120, card_pts=[0, 110, 10], carry=carry, barrel_threshold=900)
+    assert st.carry.totals[2] == 880 and not st.carry.on_barrel[2]
+    carry = Carry(3)
+    carry.totals = [0, 0, 890]
+    st = scored(declarer=1, contract=120, card_pts=[0, 110, 10], carry=carry, barrel_threshold=900)
+    assert st.carry.totals[2] == 900 and st.carry.on_barrel[2]
+
+
+def test_bolt_numbers():
+    carry = Carry(3)
+    carry.bolts[2] = 1
+    st = scored(declarer=1, contract=120, card_pts=[0, 120, 0], tricks=[1, 7, 0], carry=carry,
+                bolt_penalty=50, bolts_per_penalty=2)
+    assert st.carry.totals[2] == -50 and st.carry.bolts[2] == 0
+
+
+def test_max_bid_cap_option():
+    st = new3(dealer=0, max_bid_cap=150)
+    assert st.legal_actions()[-1] == "bid 150"
