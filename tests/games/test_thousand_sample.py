@@ -63,3 +63,29 @@ def test_sample_is_fast():
         GAME.sample_state(o, obs, rng)
     per = (time.perf_counter() - t) / 300
     assert per < 0.002, per
+
+
+def test_sampled_hands_hold_the_marriages_their_bids_showed():
+    from arena.games.thousand.cards import cards
+    from arena.games.thousand.scoring import max_bid
+    from arena.games.thousand.state import ThousandState
+    hands = [cards("9H JH 9D JD 9C QS KS"), cards("KH QH AH TH AS TS 9S"), cards("AD TD KD QD AC TC KC")]
+    st = ThousandState.from_deal(GAME.make_options(3), hands, [cards("QC JC JS")], dealer=0)
+    st.apply("bid 200")  # P2 (diamonds, 80) shows at least 80 in marriages
+    st.apply("pass")
+    o = st.options
+    rng = random.Random(3)
+    obs = st.observation(1)
+    for _ in range(50):
+        new = GAME.sample_state(o, obs, rng)
+        assert max_bid(new.hands[2], 300) >= 200
+    st.apply("pass")  # P2 declarer; after the exchange the sample keeps P2's original marriages
+    st.apply("give JC 0")
+    st.apply("give JS 1")
+    obs = st.observation(0)
+    ok = 0
+    for _ in range(30):
+        new = GAME.sample_state(o, obs, rng)
+        first = [c for c in new.hands[2] + [c for _, c in new.given] if c not in new.taken]
+        ok += max_bid(first, 300) >= 200
+    assert ok >= 25

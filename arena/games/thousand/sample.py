@@ -6,8 +6,9 @@ the other hands, a prikup not shown, the cards passed to the other opponent, the
 Hard facts are always kept: the seat's own cards, cards played, a shown prikup (its cards stay
 with the declarer unless passed on), a declared marriage's partner card (still with its holder),
 the card passed to the seat, voids shown by not following suit or not trumping, and with
-``must_overtake`` the higher cards a seat showed it lacks. During the auction, bids above 120 are
-honoured too (the bidder held the marriages) when random tries find such a deal.
+``must_overtake`` the higher cards a seat showed it lacks. Soft facts are honoured when random
+tries find a deal for them (almost always): a bid above 120 (the bidder held the marriages before
+the exchange), a raise above 120 (in the 8-card hand), a seat asked about a redeal (a weak hand).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from arena.games.thousand.state import (
 
 _PHASES = {p: p for p in (AUCTION, DARK_BID, PRIKUP, GIVE, BURY, RAISE, REDEAL_ASK, PLAY, OVER)}
 _GREEDY_TRIES = 12
-_BID_TRIES = 30
+_BID_TRIES = 30  # random tries for the soft facts before keeping the last one
 
 
 def _assign(cards: list[int], caps: list[int], allowed: dict[int, list[int]],
@@ -242,61 +243,82 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
         allowed[c] = [b for b in bins if b < n and c not in banned[b] and caps[b] > 0
                       or b >= n and caps[b] > 0]
 
-    bidders = []
-    if phase in (AUCTION, DARK_BID, PRIKUP):
-        top: dict[int, int] = {}
-        for s, text in log:
-            if text.startswith("bid ") and not st.dark_bid[s]:
-                top[s] = max(top.get(s, 0), int(text.split()[1]))
-        bidders = [(s, x) for s, x in top.items() if x > 120 and s != me]
-    best = None
-    for attempt in range(_BID_TRIES if bidders else 1):
-        bins = _assign(pool, caps, allowed, rng)
-        if bins is None:
-            break
-        best = bins
-        if all(max_bid(fixed[s] + bins[s], options.max_bid_cap, options.ace_marriage) >= x
-               for s, x in bidders):
-            break
-    bins = best
-    if bins is None:  # cannot happen with a consistent observation; keep the seat's own facts
-        bins = [[] for _ in caps]
-        rest = list(pool)
-        for b, k in enumerate(caps):
-            bins[b], rest = rest[:k], rest[k:]
-    hands = [sorted(fixed[s] + bins[s]) for s in range(n)]
-    st.hands = hands
-    extra = bins[n:]
+    # soft facts, honoured when random tries find a deal for them: a bid above 120 (the bidder
+    # held marriages), a raise above 120, a seat asked about a redeal (it had a weak hand)
+    top: dict[int, int] = {}
+    raised = 0
+    voters = []
+    for s, text in log:
+        if text.startswith("bid ") and not st.dark_bid[s] and s != me:
+            top[s] = max(top.get(s, 0), int(text.split()[1]))
+        elif text.startswith("raise ") and s != me:
+            raised = int(text.split()[1])
+        elif (text == PLAY_ON or text == REDEAL) and s != me:
+            voters.append(s)
+    bidders = [(s, x) for s, x in top.items() if x > 120]
+    soft = bool(bidders or raised > 120 or voters)
+    cap, aces = options.max_bid_cap, options.ace_marriage
 
-    # the hidden passes, the buried card and a hidden prikup
-    given: list[list[int]] = []
-    for r, c in gives:
-        if c is None:
-            mine = hands[r] + [x for s, x in played if s == r]
-            if taken_known:
-                shown_there = [x for x in hands[r] if x in taken]
-                c = shown_there[0] if shown_there else None
+    def draw():
+        bins = _assign(pool, caps, allowed, rng)
+        if bins is None:  # cannot happen with a consistent observation; keep the seat's own facts
+            bins = [[] for _ in caps]
+            rest = list(pool)
+            for b, k in enumerate(caps):
+                bins[b], rest = rest[:k], rest[k:]
+        hands = [sorted(fixed[s] + bins[s]) for s in range(n)]
+        extra = bins[n:]
+        given: list[list[int]] = []
+        for r, c in gives:  # the passes this seat did not see
             if c is None:
-                c = rng.choice(mine)
-        given.append([r, c])
+                if taken_known:
+                    shown_there = [x for x in hands[r] if x in taken]
+                    c = shown_there[0] if shown_there else None
+                if c is None:
+                    c = rng.choice(hands[r] + [x for s, x in played if s == r])
+            given.append([r, c])
+        buried = bury_known
+        if bury_seen and buried is None:
+            rest4 = extra[0] + fixed_prikup
+            shown_there = [x for x in rest4 if taken_known and x in taken]
+            buried = shown_there[0] if shown_there else rng.choice(rest4)
+        took = taken
+        if not before_take and took is None:
+            post = hands[d] + [x for s, x in played if s == d] + [c for _, c in given]
+            if buried is not None:
+                post.append(buried)
+            took = sorted(rng.sample(post, 3))
+        return hands, extra, given, buried, took
+
+    def plausible(hands, given, buried, took) -> bool:
+        after = [hands[s] + [x for p, x in played if p == s] for s in range(n)]  # after the exchange
+        for s, x in bidders:
+            if before_take:
+                first = hands[s]
+            elif s == d:
+                first = [c for c in after[s] + [c for _, c in given] + ([buried] if buried is not None else [])
+                         if c not in took]
+            else:
+                first = [c for c in after[s] if [s, c] not in given]
+            if max_bid(first, cap, aces) < x:
+                return False
+        if raised > 120 and max_bid(after[d], cap, aces) < raised:
+            return False
+        return all(may_demand_redeal(after[s], st.forced_100 and s == d) for s in voters)
+
+    for _ in range(_BID_TRIES if soft else 1):
+        hands, extra, given, buried, took = draw()
+        if not soft or plausible(hands, given, buried, took):
+            break
+    st.hands = hands
     st.given = given
-    buried = bury_known
-    if bury_seen and buried is None:
-        rest4 = extra[0] + fixed_prikup
-        shown_there = [x for x in rest4 if taken_known and x in taken]
-        buried = shown_there[0] if shown_there else rng.choice(rest4)
     st.buried = buried
     if before_take:
         st.prikups = [sorted(p) for p in extra]
         st.taken = []
         st.rest_prikup = []
     else:
-        if taken is None:
-            post = hands[d] + [x for s, x in played if s == d] + [c for _, c in given]
-            if buried is not None:
-                post.append(buried)
-            taken = sorted(rng.sample(post, 3))
-        st.taken = sorted(taken)
+        st.taken = sorted(took)
         if n == 2:
             rest = sorted(extra[0] + fixed_prikup)
             st.rest_prikup = rest
