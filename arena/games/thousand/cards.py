@@ -25,6 +25,9 @@ KINGS = tuple(s * 6 + KING for s in range(4))
 QUEENS = tuple(s * 6 + QUEEN for s in range(4))
 
 
+PARTNER = tuple(c - 1 if c % 6 == KING else c + 1 if c % 6 == QUEEN else None for c in DECK)
+
+
 def card(text: str) -> int:
     """The card of a text such as "QH" (also accepts "10H" and suit symbols)."""
     t = text.strip().upper().replace("10", "T")

@@ -12,7 +12,7 @@ from arena.games.thousand.actions import (
 )
 from arena.games.thousand.cards import (
     ACE, ACE_MARRIAGE_VALUE, ACES, CARD_TEXT, DECK, KING, MARRIAGE_VALUE, POINTS, QUEEN, SUIT_OF,
-    SUITS, card_points, has_four_aces, partner,
+    PARTNER, SUITS, card_points, has_four_aces,
 )
 from arena.games.thousand.flow import Carry, settle
 from arena.games.thousand.options import ThousandOptions
@@ -246,7 +246,7 @@ class ThousandState(State):
             aces = self.options.ace_marriage and has_four_aces(hand)
             for c in hand:
                 out.append(PLAY_TEXT[c])
-                p = partner(c)
+                p = PARTNER[c]
                 if (p is not None and p in hand) or (aces and c % 6 == ACE):
                     out.append(MARRIAGE_TEXT[c])
             return out
