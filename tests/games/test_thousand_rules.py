@@ -123,7 +123,7 @@ def test_e1_auction_and_shown_prikup():
     c = last(st, "contract")
     assert (c["declarer"], c["contract"], c["how"]) == (1, 115, "auction")
     assert last(st, "prikup")["shown"] is True
-    assert st.observation(0)["prikup"] == ["JC", "QC", "JS"] or sorted(st.observation(0)["prikup"]) == sorted(PK.split())
+    assert sorted(st.observation(0)["prikup"]) == sorted(PK.split())
 
 
 def test_e1_forced_100_prikup_hidden():
@@ -198,7 +198,7 @@ def test_e8_rospis(contract, penalty, d_delta, opp, bolts):
     if contract == 100:
         play(st, "pass", "pass")
     else:
-        play(st, "pass", "pass") if False else play(st, "bid 110", "pass", "bid 115", "pass")
+        play(st, "bid 110", "pass", "bid 115", "pass")
     play(st, "rospis")
     sc = last(st, "deal_score")
     assert sc["outcome"] == "rospis" and sc["contract"] == contract
@@ -232,10 +232,6 @@ def test_dark_bidding_hides_the_hand_and_the_list_does_not_leak_it():
     play(st, "dark")
     bids = st.legal_actions()
     assert bids[0] == "bid 105" and bids[-1] == "bid 300" and "pass" not in bids
-    other = ThousandState.from_deal(opts(3, dark_bidding=True),
-                                    *deal3(H1, H0, "AD TD 9S TS AC TC KC", "QC JC KD".replace("KD", "QD")),
-                                    dealer=0) if False else None
-    del other
     # another deal where P2 holds no marriage offers the very same list
     hands, prikups = deal3(H2, H0, H1, PK)
     st2 = ThousandState.from_deal(opts(3, dark_bidding=True), hands, prikups, dealer=0)

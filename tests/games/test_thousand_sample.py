@@ -7,7 +7,7 @@ import time
 import pytest
 
 from arena.games.thousand import Thousand
-from arena.games.thousand.cards import CARD_OF, DECK
+from arena.games.thousand.cards import DECK
 from arena.games.thousand.sample import _play_facts
 
 GAME = Thousand()

@@ -5,7 +5,6 @@ score sheet; no console errors from the first frame to the last. Screenshots go 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
