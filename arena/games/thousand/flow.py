@@ -10,7 +10,7 @@ from typing import Any
 
 
 class Carry:
-    """Totals, bolts and barrel state per seat (thousand.md §3)."""
+    """Totals, bolts and barrel state per seat (docs/games/thousand.md §3)."""
 
     __slots__ = ("totals", "bolts", "on_barrel", "attempts", "falls")
 

@@ -17,7 +17,7 @@ class ThousandOptions:
 
     num_players: int = field(default=3, metadata={
         "doc": "Number of players: 3; 2 (two prikups, blind choice) and 4 (the dealer sits out) "
-               "are variants (thousand.md §11, §12).", "choices": (2, 3, 4)})
+               "are variants (docs/games/thousand.md §11, §12).", "choices": (2, 3, 4)})
     win_score: int = field(default=1001, metadata={
         "doc": "A total at or above this wins; 1001 means 'exceed 1000', 1000 the pagat game (rule T-11)."})
     barrel_threshold: int = field(default=880, metadata={
@@ -77,7 +77,7 @@ class ThousandOptions:
         "choices": ("allowed", "forbidden")})
     max_deals: int = field(default=200, metadata={
         "doc": "Length cap: after this many deals (played or written off) the match ends and is "
-               "ranked by totals; equal totals share a place (thousand.md §14)."})
+               "ranked by totals; equal totals share a place (docs/games/thousand.md §14)."})
 
     def __post_init__(self) -> None:
         check_all_choices(self)

@@ -35,7 +35,7 @@ def max_bid(hand, cap: int, ace_marriage: bool = False) -> int:
 
 def prikup_score(prikup) -> int:
     """The sitting-out dealer's score in the 4-player game: the prikup's card points plus any
-    marriage in it, rounded like a defender's score (thousand.md §12, T-23)."""
+    marriage in it, rounded like a defender's score (docs/games/thousand.md §12, T-23)."""
     return round5(sum(POINTS[c] for c in prikup) + sum(MARRIAGE_VALUE[s] for s in marriages_in(prikup)))
 
 

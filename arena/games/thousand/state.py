@@ -30,7 +30,7 @@ _HIDDEN.update({BURY_TEXT[c]: (BURY_HIDDEN, None) for c in DECK})
 
 
 def deal_layout(n: int, dealer: int) -> tuple[list[int], list[int]]:
-    """How a shuffled deck is cut (thousand.md §4): per seat its hand size (0 for the 4-player
+    """How a shuffled deck is cut (docs/games/thousand.md §4): per seat its hand size (0 for the 4-player
     sitter) in seat order 0, 1, …, then the prikup sizes. Seat s takes the next block of the deck."""
     if n == 2:
         return [9, 9], [3, 3]
