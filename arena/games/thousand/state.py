@@ -505,7 +505,7 @@ class ThousandState(State):
         self.terminal = True
         self._legal = []
         self.to_move = TERMINAL
-        r = self.result()
+        r = self._result = self.result()
         self.events.append({"type": "match_end", "scores": list(r.scores), "ranks": list(r.ranks),
                             "winners": list(self.winners), "capped": self.capped})
 
@@ -513,7 +513,7 @@ class ThousandState(State):
         if not self.terminal:
             raise ValueError("the match is not over")
         fixed = getattr(self, "_result", None)
-        if fixed is not None:  # a state sampled from a finished match's observation
+        if fixed is not None:  # worked out once (or read from a finished match's observation)
             return fixed
         totals = self.carry.totals
         if self.winners:  # §9 step 3: the winner(s) first, the others by totals
