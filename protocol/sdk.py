@@ -16,6 +16,9 @@ the players and the time control), for bots that need it::
 
     from protocol import sdk
     options = sdk.hello["options"]
+
+The ``act`` request being answered is kept in ``protocol.sdk.act`` while ``choose`` runs, for bots
+that budget their time from its ``clock`` (``sdk.act["clock"]["bank_ms"]``).
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 
 
 hello: dict[str, Any] = {}  # the last hello message of the referee
+act: dict[str, Any] = {}    # the act request being answered (its clock, its decision number)
 
 
 def _read_exact(stream: BinaryIO, n: int) -> bytes | None:
@@ -83,6 +87,8 @@ def run(choose: Choose, name: str | None = None,
                 reply["name"] = name
             write_message(out, reply)
         elif message["type"] == "act":
+            act.clear()
+            act.update(message)
             action = choose(message["observation"], message["legal"])
             write_message(out, {"type": "action", "action": action})
         # unknown message types are ignored (SPEC.md §3)

@@ -1,0 +1,189 @@
+"""How strong is the search bot? Duplicate matches in-process against the other bundled bots.
+
+    python benchmarks/search_strength.py strength [--game NAME] [--iterations N] [--pairs N]
+    python benchmarks/search_strength.py time [--game NAME] [--ms 10,50,200] [--pairs N]
+
+``strength`` (the figures in bots/search/README.md), per game at a fixed iteration count:
+
+- 2 players: ``--pairs`` duplicate pairs against each other bundled bot of the game (the same
+  seed played twice, the search bot in each seat); a win counts 1, a shared first place 1/2. The
+  95% interval of the mean is from the pair scores (normal approximation); "beats" means its lower
+  end is above 1/2.
+- 3 and 4 players: a round robin of every choice of players from {search, the game's bots,
+  random} in every seat rotation over ``--pairs`` seeds, rated with TrueSkill (the tournament's
+  own environment); the search bot should have the best mu.
+
+``time``: the same 2-player duplicate score against the strongest other bot, with the search
+thinking a fixed wall time per move instead of a fixed iteration count (strength against time).
+
+Everything is in-process through the engine (no sandbox), seeded: the same command prints the
+same figures on any machine (``time`` excepted, which depends on the machine's speed).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import itertools
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bots" / "search"))  # the bot's own modules: search, evaluate, rollout
+
+from arena.games import GAMES, get_game  # noqa: E402
+import search as search_module  # noqa: E402
+
+# The other bundled bots of each game, strongest first (as their own tests and docs measure them).
+OPPONENTS = {
+    "block": ["greedy", "heavy", "random"],
+    "thousand": ["thousand", "thousand_bold", "random"],
+    "dice-1000": ["expecti", "threshold", "random"],
+    "domino-cribbage": ["pegger", "greedy", "random"],
+}
+DEFAULT_ITERATIONS = 200
+
+
+def _load(folder: str, module: str = "strategy"):
+    spec = importlib.util.spec_from_file_location(f"_{folder}_{module}",
+                                                  ROOT / "bots" / folder / f"{module}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def bundled(name: str, game_name: str, seed: int):
+    """``choose(observation, legal)`` of a bundled bot, in-process (``seed`` for random ones)."""
+    if name == "random":
+        rng = random.Random(f"random {seed}")
+        return lambda obs, legal: rng.choice(legal)
+    if name == "heavy":
+        def pips(action: str) -> int:
+            tile = action.partition(":")[0]
+            return sum(int(h) for h in tile.split("-")) if "-" in tile else -1
+        return lambda obs, legal: max(legal, key=pips)
+    if name in ("thousand", "thousand_bold"):
+        return _load(name).Strategy(1.15 if name == "thousand_bold" else 1.0).choose
+    strategy = _load(name)
+    if hasattr(strategy, "choose"):
+        return strategy.choose
+    return strategy.Strategy().choose
+
+
+def searcher(game, options, seed: int, iterations: int | None = None, ms: float | None = None):
+    """The search bot's ``choose``, in-process, reproducible from ``seed`` at fixed iterations."""
+    rng = random.Random(seed)
+
+    def choose(obs, legal):
+        if iterations is not None:
+            return search_module.choose(game, options, obs, legal, rng, iterations=iterations)
+        return search_module.choose(game, options, obs, legal, rng,
+                                    deadline=time.monotonic() + ms / 1000, clock=time.monotonic)
+    return choose
+
+
+def play(game, options, seed: int, players) -> tuple[int, ...]:
+    """One match; ``players[s]`` is seat s's choose. Returns the ranks."""
+    state = game.new_match(options, seed)
+    while not state.is_terminal():
+        seat, legal = state.current_player(), state.legal_actions()
+        action = legal[0] if len(legal) == 1 else players[seat](state.observation(seat), list(legal))
+        state.apply(action)
+    return state.result().ranks
+
+
+def first_share(ranks, seat: int) -> float:
+    """1 for a sole first place, 1/k for a first place shared by k, else 0."""
+    if ranks[seat] != 1:
+        return 0.0
+    return 1.0 / sum(1 for r in ranks if r == 1)
+
+
+def duplicate(game_name: str, opponent: str, pairs: int, iterations: int | None = None,
+              ms: float | None = None, values: dict | None = None, first_seed: int = 0):
+    """2-player duplicate pairs: (mean score, half-width of its 95% interval, pair scores)."""
+    game = get_game(game_name)
+    options = game.make_options(2, values or {})
+    scores = []
+    for seed in range(first_seed, first_seed + pairs):
+        pair = 0.0
+        for seat in (0, 1):
+            players = [None, None]
+            players[seat] = searcher(game, options, seed, iterations, ms)
+            players[1 - seat] = bundled(opponent, game_name, seed)
+            pair += first_share(play(game, options, seed, players), seat)
+        scores.append(pair / 2)
+    return _interval(scores) + (scores,)
+
+
+def _interval(xs: list[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.25
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def round_robin(game_name: str, n: int, seeds: int, iterations: int, values: dict | None = None):
+    """Every choice of ``n`` players among search + the game's bots, each seat rotation, rated with
+    TrueSkill as a tournament rates them. Returns {bot: (mu, sigma)}."""
+    from tournaments.ratings import make_env
+    game = get_game(game_name)
+    options = game.make_options(n, values or {})
+    pool = ["search"] + OPPONENTS[game_name]
+    env = make_env(0.05 if game.can_draw else 0.0)
+    ratings = {name: env.create_rating() for name in pool}
+    for seed in range(seeds):
+        for group in itertools.combinations(pool, n):
+            for shift in range(n):
+                names = group[shift:] + group[:shift]
+                players = [searcher(game, options, seed, iterations) if name == "search"
+                           else bundled(name, game_name, seed) for name in names]
+                ranks = play(game, options, seed, players)
+                teams = env.rate([(ratings[name],) for name in names], ranks=[r - 1 for r in ranks])
+                for name, (rating,) in zip(names, teams):
+                    ratings[name] = rating
+    return {name: (r.mu, r.sigma) for name, r in ratings.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("strength", "time"))
+    parser.add_argument("--game", action="append", help="a game (default: every registered game)")
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (or round-robin seeds)")
+    parser.add_argument("--players", type=int, action="append", help="player counts (default: all)")
+    parser.add_argument("--ms", default="10,50,200", help="thinking times per move for 'time'")
+    args = parser.parse_args()
+    for name in args.game or sorted(GAMES):
+        game = get_game(name)
+        opponents = [o for o in OPPONENTS.get(name, ["random"]) if (ROOT / "bots" / o).is_dir()]
+        counts = [c for c in (args.players or game.player_counts) if c in game.player_counts]
+        started = time.monotonic()
+        if args.what == "time":
+            for ms in (float(x) for x in args.ms.split(",")):
+                mean, half, _ = duplicate(name, opponents[0], args.pairs, ms=ms)
+                print(f"{name}: {ms:.0f} ms a move vs {opponents[0]}: {mean:.3f} ± {half:.3f} "
+                      f"({args.pairs} pairs)", flush=True)
+            continue
+        for n in counts:
+            if n == 2:
+                for opp in opponents:
+                    mean, half, _ = duplicate(name, opp, args.pairs, iterations=args.iterations)
+                    verdict = "beats" if mean - half > 0.5 else "does NOT beat"
+                    print(f"{name} 2p, {args.iterations} iterations: vs {opp} {mean:.3f} ± {half:.3f} "
+                          f"over {args.pairs} pairs: {verdict} it at 95% "
+                          f"[{time.monotonic() - started:.0f} s]", flush=True)
+            else:
+                mus = round_robin(name, n, args.pairs, args.iterations)
+                table = ", ".join(f"{k} {m:.1f}±{s:.1f}" for k, (m, s) in
+                                  sorted(mus.items(), key=lambda kv: -kv[1][0]))
+                best = max(mus, key=lambda k: mus[k][0])
+                print(f"{name} {n}p round robin, {args.iterations} iterations, {args.pairs} seeds: "
+                      f"{table}; best mu: {best} [{time.monotonic() - started:.0f} s]", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""Information-set Monte Carlo tree search on the game's own engine (SO-ISMCTS).
+
+A bot does not know the other hands, so it cannot search the real game tree. Instead, every
+iteration of the search:
+
+1. **samples a world**: ``game.sample_state(options, observation, rng)`` deals the unseen cards or
+   tiles again so that they fit everything this seat knows (its hand, the table, who passed or
+   did not follow suit, ...). The world is a complete engine state; its future chance (later
+   shuffles, dice) comes from our ``rng``, so playing it out is one *sample* of what may happen;
+2. **walks down one shared tree** with the engine (``clone`` the world once, then ``apply``
+   actions to it). The tree is keyed by actions, not by worlds, so what is learnt in one world is
+   shared with every other world where the same actions are legal: this is what makes the tree
+   about the *information set* and stops the bot from "peeking" at one particular deal. A child
+   is chosen by UCB1 among the actions legal *in this world*, counting a child's chances
+   (``avail``) only in the worlds where it could have been chosen;
+3. **plays the rest out** quickly (a light per-game rollout policy) to the end of the current
+   deal or turn (``evaluate.horizon_key``), never to the end of the match;
+4. **scores** the end position per seat (``evaluate.rewards``) and adds each seat's reward to the
+   nodes where that seat chose: every seat in the tree plays for itself (paranoid-free, works for
+   2 to 8 players).
+
+Chance inside the search (a dice roll) is not hidden: after an action that produced chance
+events (``game.chance_events``), the outcome seen becomes part of the tree key, so "keep rolling
+after a 5 came up" and "after a bust" are different nodes.
+
+The action played is the root child visited most (the most robust choice).
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from evaluate import MAX_DEPTH, horizon_key, rewards
+from rollout import rollout_action
+
+EXPLORE = 0.7  # the UCB1 constant, for rewards of about -1..1
+
+
+class Node:
+    """A decision point of the tree: the actions tried from it, each leading to outcomes."""
+
+    __slots__ = ("children",)
+
+    def __init__(self) -> None:
+        self.children: dict[str, Edge] = {}
+
+
+class Edge:
+    """An action from a node: its statistics for the seat choosing it, and the node(s) after it
+    (one per chance outcome seen; a single ``None`` key when the action involves no chance)."""
+
+    __slots__ = ("seat", "visits", "total", "avail", "after")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.after: dict[object, Node] = {}
+
+
+class Search:
+    """One decision's search. ``run(deadline or iterations)`` then ``best()``."""
+
+    def __init__(self, game, options, observation: dict, rng: random.Random) -> None:
+        self.game = game
+        self.name = game.name
+        self.options = options
+        self.observation = observation
+        self.rng = rng
+        self.root = Node()
+        self.iterations = 0
+        self.chance_types = frozenset(game.chance_events) if game.chance else frozenset()
+
+    def world(self):
+        """A fresh full state consistent with what we know (step 1)."""
+        return self.game.sample_state(self.options, self.observation, self.rng)
+
+    def iterate(self) -> None:
+        world = self.world()
+        root_key = horizon_key(self.name, world)
+        root_scores = world.scores()
+        rng = self.rng
+        node = self.root
+        path: list[Edge] = []
+        depth = 0
+        # step 2: selection and expansion, one new edge per iteration
+        while not world.is_terminal() and horizon_key(self.name, world) == root_key:
+            legal = world.legal_actions()
+            seat = world.current_player()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                action = rng.choice(untried)
+                edge = children[action] = Edge(seat)
+                for a in legal:
+                    e = children.get(a)
+                    if e is not None:
+                        e.avail += 1
+                node = self._step(world, action, edge)
+                path.append(edge)
+                depth += 1
+                break
+            best, best_value = None, -math.inf
+            for a in legal:
+                e = children[a]
+                e.avail += 1
+                value = e.total / e.visits + EXPLORE * math.sqrt(math.log(e.avail) / e.visits)
+                if value > best_value:
+                    best, best_value = a, value
+            edge = children[best]
+            node = self._step(world, best, edge)
+            path.append(edge)
+            depth += 1
+        # step 3: rollout to the horizon
+        while depth < MAX_DEPTH and not world.is_terminal() and horizon_key(self.name, world) == root_key:
+            world.apply(rollout_action(self.name, world, rng))
+            depth += 1
+        # step 4: back-propagation, each edge credited with its chooser's reward
+        reward = rewards(self.name, root_scores, world)
+        for edge in path:
+            edge.visits += 1
+            edge.total += reward[edge.seat]
+        self.iterations += 1
+
+    def _step(self, world, action: str, edge: Edge) -> Node:
+        """Apply ``action`` and return the node after it, split by any chance outcome seen."""
+        events = world.events
+        before = len(events)
+        world.apply(action)
+        key = None
+        if self.chance_types:
+            seen = [e for e in events[before:] if e.get("type") in self.chance_types]
+            if seen:
+                key = repr(seen)
+        nxt = edge.after.get(key)
+        if nxt is None:
+            nxt = edge.after[key] = Node()
+        return nxt
+
+    def best(self, legal: list[str]) -> str:
+        """The legal action visited most (ties: the better mean, then the first listed)."""
+        def rank(a: str):
+            e = self.root.children.get(a)
+            return (e.visits, e.total / e.visits) if e and e.visits else (0, -math.inf)
+        return max(legal, key=rank)
+
+    def stats(self) -> dict[str, tuple[int, float]]:
+        """Per root action: (visits, mean reward), for logs and tests."""
+        return {a: (e.visits, e.total / e.visits if e.visits else 0.0)
+                for a, e in self.root.children.items()}
+
+
+def choose(game, options, observation: dict, legal: list[str], rng: random.Random,
+           iterations: int | None = None, deadline: float | None = None, clock=None) -> str:
+    """Search and return an action. Stop after ``iterations``, or when ``clock()`` passes
+    ``deadline`` (checked between iterations), whichever is set."""
+    if len(legal) == 1:
+        return legal[0]  # nothing to think about: save the clock for later
+    search = Search(game, options, observation, rng)
+    if iterations is not None:
+        for _ in range(iterations):
+            search.iterate()
+    else:
+        search.iterate()
+        while clock() < deadline:
+            search.iterate()
+    return search.best(legal)
