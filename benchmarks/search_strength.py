@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # this tree's arena and protocol, not an installed copy
 sys.path.insert(0, str(ROOT / "bots" / "search"))  # the bot's own modules: search, evaluate, rollout
 
 from arena.games import GAMES, get_game  # noqa: E402

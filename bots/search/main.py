@@ -59,7 +59,8 @@ class Bot:
         try:
             if ITERATIONS is not None:
                 return search_choose(game, options, observation, legal, rng, iterations=ITERATIONS)
-            clock = sdk.act.get("clock") or {"move_ms": 1000, "bank_ms": 0}
+            act = getattr(sdk, "act", None)  # an SDK older than protocol.sdk.act: no bank then
+            clock = (act or {}).get("clock") or {**sdk.hello["time_control"], "bank_ms": 0}
             return search_choose(game, options, observation, legal, rng,
                                  deadline=started + budget(clock), clock=time.monotonic)
         except Exception as exc:  # never lose a match to a bug: log it and play something legal
