@@ -16,6 +16,8 @@ from tests.reports.conftest import EVIL_NAME, Site, screenshot_dir
 from tournaments.ratings import compute_ratings
 from tournaments.store import Store
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:

@@ -35,8 +35,8 @@ NO_MEMORY_CAP = "no memory cgroup the referee may create here (cgroup v1 memory,
 # "auto" is bubblewrap wherever it works; "rlimits" is the fallback a root referee uses without it.
 LEVELS = [
     pytest.param(sandbox.AUTO, id="auto"),
-    pytest.param(sandbox.RLIMITS, id="rlimits", marks=pytest.mark.skipif(
-        not IS_ROOT, reason="the rlimits level runs bots as a user of their own: needs root")),
+    pytest.param(sandbox.RLIMITS, id="rlimits", marks=[pytest.mark.root, pytest.mark.skipif(
+        not IS_ROOT, reason="the rlimits level runs bots as a user of their own: needs root")]),
 ]
 
 
