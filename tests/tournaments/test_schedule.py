@@ -172,3 +172,14 @@ def test_seeds_are_sha256_derived_and_stable() -> None:
 
 GOLDEN_SEEDS = (9076791742106855011, 128665486621179854, 6132091151334635093)
 GOLDEN_DEAL_SEED = 2182054404197782776
+
+
+def test_table_order_is_shuffled_per_round() -> None:
+    """A run stopped halfway has played a fair slice: not the tables of the first entrants."""
+    schedule = make_schedule(8, FormatConfig(players=2, rounds=2), seed=3)
+    order = {rnd: [m.table for m in schedule.matches if m.round == rnd and m.rotation == 0]
+             for rnd in (0, 1)}
+    assert sorted(order[0]) == sorted(order[1]) == list(range(28))
+    assert order[0] != list(range(28)) and order[1] != order[0]
+    half = Counter(e for m in schedule.matches[:28] for e in m.seats)  # the first half of round 0
+    assert max(half.values()) - min(half.values()) <= 6, half  # unshuffled: 14 for entrant 0, 4 for 7
