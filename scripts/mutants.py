@@ -12,6 +12,7 @@ copy is run first: a failure there makes the results meaningless, so the script 
     python scripts/mutants.py --list     # the table
     python scripts/mutants.py bank-never-drawn odd-rounds-not-reversed   # some of them
     python scripts/mutants.py --markdown # the results as a table for docs/testing.md
+    python scripts/mutants.py --together # and once more with all of them applied at once
 
 A mutant whose original line is no longer in its file (the code moved on) is reported *stale*
 and also fails the check: update the table. Runs with the Python that runs it (use the project's
@@ -114,12 +115,13 @@ MUTANTS = [
     Mutant("resume-plays-everything", "tournaments/run.py",
            "todo = [m for m in prepared.schedule.matches if m.id not in done_ids]",
            "todo = list(prepared.schedule.matches)",
-           ("tests/tournaments/test_run.py",),
+           ("tests/tournaments/test_run.py::test_a_stopped_run_resumes_without_playing_a_match_twice",),
            "a resumed run plays only the matches not stored yet"),
     Mutant("config-change-accepted", "tournaments/run.py",
            "if key is not None:",
            "if False:",
-           ("tests/tournaments/test_run.py",),
+           ("tests/tournaments/test_run.py::"
+            "test_a_different_tournament_is_refused_and_nothing_is_overwritten",),
            "a folder holding another tournament is refused"),
     Mutant("store-format-unchecked", "tournaments/store.py",
            "if fmt != STORE_FORMAT:",
@@ -186,6 +188,8 @@ def main() -> int:
     parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
     parser.add_argument("--list", action="store_true", help="print the table and stop")
     parser.add_argument("--markdown", action="store_true", help="print the results as markdown")
+    parser.add_argument("--together", action="store_true",
+                        help="also apply the chosen mutants all at once (one more run)")
     args = parser.parse_args()
     known = {m.name: m for m in MUTANTS}
     unknown = [n for n in args.names if n not in known]
@@ -203,7 +207,7 @@ def main() -> int:
         shutil.copytree(ROOT, tree, ignore=SKIP, symlinks=True)
         check_copy(tree)
         baseline = sorted({t for m in chosen for t in m.tests})
-        print(f"unchanged copy: running {len(baseline)} test file(s)...", flush=True)
+        print(f"unchanged copy: running the {len(baseline)} test files or tests...", flush=True)
         passed, failure, seconds = run_tests(tree, tuple(baseline))
         if not passed:
             print(f"the unchanged copy fails ({failure}): fix that first", file=sys.stderr)
@@ -221,6 +225,21 @@ def main() -> int:
                 results.append((m, "survived" if passed else "killed", failure, seconds))
             m_, outcome, detail, secs = results[-1]
             print(f"{outcome:8} {m.name:26} {secs:5.0f} s  {detail}", flush=True)
+        if args.together:
+            originals = {}
+            for m in chosen:
+                before = (tree / m.path).read_text(encoding="utf-8")
+                if apply(tree, m) is not None:
+                    originals.setdefault(m.path, before)
+            try:
+                passed, failure, seconds = run_tests(tree, tuple(baseline))
+            finally:
+                for path, text in originals.items():
+                    (tree / path).write_text(text, encoding="utf-8")
+            together = Mutant("all-at-once", "(several)", "", "", tuple(baseline),
+                              "every promise above at once")
+            results.append((together, "survived" if passed else "killed", failure, seconds))
+            print(f"{results[-1][1]:8} {'all-at-once':26} {seconds:5.0f} s  {failure}", flush=True)
     killed = sum(1 for r in results if r[1] == "killed")
     print(f"\n{killed} of {len(results)} mutants killed")
     if args.markdown:

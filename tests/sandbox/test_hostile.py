@@ -28,6 +28,8 @@ from tests.sandbox.conftest import (
     processes_with, require_bwrap,
 )
 
+pytestmark = pytest.mark.slow  # a real match per attack and level, most of a second each
+
 TC = TimeControl(move_ms=300, bank_ms=500, startup_ms=5000)
 LIMITS = dict(memory_mb=128, cpu_seconds=10, processes=16, open_files=64, file_size_mb=4, scratch_mb=8)
 MiB = 1 << 20
