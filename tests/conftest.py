@@ -29,10 +29,11 @@ from tournaments.cores import LOCK_DIR_ENV
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
 LEFTOVER_GRACE = 5.0  # seconds a test's processes get to finish exiting after it
-GROUPS = {  # marker -> what the group is, for the summary
+GROUPS = {  # marker (or folder) -> what the group is, for the summary
     "browser": "browser tests (the report in a real Chromium)",
     "root": "root-only containment tests",
     "cluster": "Dask cluster tests",
+    "tests/sandbox/": "sandbox containment tests",
 }
 
 _core_locks: str | None = None
@@ -118,9 +119,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     groups: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for report in terminalreporter.stats.get("skipped", []):
         keywords = getattr(report, "keywords", {})
-        group = next((g for g in GROUPS if g in keywords), None)
-        if group is None:
-            group = "other"
+        group = next((g for g in GROUPS if g in keywords or report.nodeid.startswith(g)), "other")
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         groups[group][reason.removeprefix("Skipped: ")] += 1
     if not groups:

@@ -25,7 +25,7 @@ from tournaments.store import STORE_NAME, Store
 from .conftest import FIRST_BOT, HASH_BOT, make_bot, small_config, write_config
 from .test_run import comparable_rows, ratings_of
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]  # a run and its resume: ~4 s
 
 ARENA = [sys.executable, "-c", "from arena.cli import main; main()"]
 TOTAL = 24  # 6 pairs x 2 seats x 2 rounds
