@@ -62,7 +62,8 @@ def test_the_cluster_stores_what_the_local_pool_stores(setup: dict[str, Any], cl
     with Store.open(output) as store:
         matches = store.matches()
         workers = {m.worker.split(" pid ")[0] for m in matches}
-        assert workers <= set(client.nthreads()) and len(workers) == 2  # both workers played
+        # the cluster's workers played (whether both got a match is up to the scheduler)
+        assert workers and workers <= set(client.nthreads()), workers
         crashed = [m for m in matches if "crash" in m.statuses]
         assert len(crashed) == 6 and all("exit" in " ".join(m.reasons) for m in crashed)
         record = store.record(1)    # the record names the bots' own folders, not the cache's
