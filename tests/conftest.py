@@ -46,6 +46,20 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[LOCK_DIR_ENV] = _core_locks
 
 
+# Fixtures whose tests belong to a group, whichever file they are in (each game's replay drawer
+# has browser tests of its own, say).
+FIXTURE_GROUPS = {"browser": ("browser", "slow"), "cluster": ("cluster", "slow"),
+                  "client": ("cluster", "slow")}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture, markers in FIXTURE_GROUPS.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                for marker in markers:
+                    item.add_marker(marker)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _core_locks is not None:
         os.environ.pop(LOCK_DIR_ENV, None)
