@@ -116,8 +116,8 @@ def test_each_act_shows_the_bank_left_after_the_moves_before(tmp_path: Path, fir
 
 def test_the_bank_pays_for_a_few_slow_moves(tmp_path: Path, first_bot) -> None:
     """Two moves far over move_ms, well within the bank: the bot plays on and finishes."""
-    tc = TimeControl(move_ms=100, bank_ms=3000, startup_ms=10000)
-    record, mine = play(clock_bot(tmp_path, 0.4, 2), first_bot, tc)
+    tc = TimeControl(move_ms=200, bank_ms=10000, startup_ms=10000)
+    record, mine = play(clock_bot(tmp_path, 0.5, 2), first_bot, tc)
     assert [s.status for s in record.statuses] == [OK, OK], record.statuses
     assert len(mine) == decisions_of(SLOW_SEAT)
     assert all(d["ms"] > tc.move_ms for d in mine[:2])   # both were paid from the bank
