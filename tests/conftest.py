@@ -35,6 +35,10 @@ GROUPS = {  # marker (or folder) -> what the group is, for the summary
     "cluster": "Dask cluster tests",
     "tests/sandbox/": "sandbox containment tests",
 }
+# Fixtures whose tests belong to a group, whichever file they are in (each game's replay drawer
+# has browser tests of its own, say): fixture -> markers.
+FIXTURE_GROUPS = {"browser": ("browser", "slow"), "cluster": ("cluster", "slow"),
+                  "client": ("cluster", "slow")}
 
 _core_locks: str | None = None
 
@@ -46,10 +50,10 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[LOCK_DIR_ENV] = _core_locks
 
 
-# Fixtures whose tests belong to a group, whichever file they are in (each game's replay drawer
-# has browser tests of its own, say).
-FIXTURE_GROUPS = {"browser": ("browser", "slow"), "cluster": ("cluster", "slow"),
-                  "client": ("cluster", "slow")}
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _core_locks is not None:
+        os.environ.pop(LOCK_DIR_ENV, None)
+        shutil.rmtree(_core_locks, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -58,12 +62,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if fixture in getattr(item, "fixturenames", ()):
                 for marker in markers:
                     item.add_marker(marker)
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if _core_locks is not None:
-        os.environ.pop(LOCK_DIR_ENV, None)
-        shutil.rmtree(_core_locks, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
