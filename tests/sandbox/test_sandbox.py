@@ -181,6 +181,9 @@ def test_a_uid_left_busy_by_a_dead_referee_is_cleaned_before_reuse(monkeypatch):
     of that uid and end them; a cleanly released uid is taken without a scan."""
     if not IS_ROOT:
         pytest.skip("bot uids are only used when the referee runs as root")
+    # a pool just above the real one: no other referee of the machine (another test run, a
+    # tournament) takes or releases these uids while the test watches them
+    monkeypatch.setattr(users, "UID_BASE", users.UID_BASE + users.UID_COUNT)
     uid = users.UID_BASE + 7
     monkeypatch.setattr(users.random, "randrange", lambda n: 7)
     lock = users._lock_dir() / f"{uid}.lock"
