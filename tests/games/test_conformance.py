@@ -80,7 +80,31 @@ def _block_spec() -> Spec:
         has_hidden=has_hidden, check_result=check_result, max_decisions=5_000)
 
 
-SPECS: dict[str, Spec] = {"block": _block_spec()}
+def _domino_cribbage_spec() -> Spec:
+    def hidden(state, seat):
+        starter = state._starter_next if state.starter is None else None
+        return (tuple(state.hands[seat ^ 1]), tuple(state.crib), starter)
+
+    def check_result(state, result):
+        target = state.options.target
+        if any(e["type"] == "capped" for e in state.events):
+            assert max(result.scores) < target
+        else:
+            assert max(result.scores) >= target > min(result.scores)
+        assert sorted(result.ranks) == [1, 2]  # never a draw
+
+    return Spec(
+        option_sets=[{}, {"starter_in_pegging_count": False},
+                     {"target": 61, "zero_tile_rescores_15": False},
+                     {"heels_points": 0, "show_double_bonus": 2,
+                      "starter_double_counts_in_show": False},
+                     {"target": 1000, "max_deals": 3}],
+        private=lambda state, seat: state.private_items(seat),
+        history_keys=frozenset({"history", "last_show"}), hidden=hidden,
+        has_hidden=lambda state, seat: True, check_result=check_result, max_decisions=5_000)
+
+
+SPECS: dict[str, Spec] = {"block": _block_spec(), "domino-cribbage": _domino_cribbage_spec()}
 
 
 def spec_for(name: str) -> Spec:
