@@ -85,7 +85,7 @@ class DominoCribbage(Game):
         if kind == "hand_end":
             return f"  end of hand {event['hand']}: scores {event['scores']}"
         if kind == "capped":
-            return f"match capped after {event['hands']} hands: scores {event['scores']}"
+            return f"the match reached its cap of {event['deals']} hands; scores {event['scores']}"
         if kind == "match_end":
             return f"match over: scores {event['scores']}, ranks {event['ranks']}"
         return None

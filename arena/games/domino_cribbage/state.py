@@ -41,7 +41,6 @@ class DominoCribbageState(State):
         self._scores = [0, 0]
         self.hand_no = 0
         self.history: list[dict[str, Any]] = []
-        self.last_show: dict[str, Any] | None = None
         self._terminal = False
         self._capped = False
         # docs §Deal 1 (rule C-14): the first dealer by lot, from its own stream
@@ -255,14 +254,10 @@ class DominoCribbageState(State):
         self.history.append({"hand": self.hand_no, "dealer": dealer, "heels": self.heels,
                              "pegging": list(self.pegged), "shows": shows, "crib": points[2],
                              "scores": list(self._scores)})
-        self.last_show = {"hand": self.hand_no, "dealer": dealer, "starter": TEXT[starter],
-                          "hands": [[TEXT[t] for t in self.kept[s]] for s in (0, 1)],
-                          "crib": [TEXT[t] for t in self.crib],
-                          "points": shows, "crib_points": points[2]}
         self.events.append({"type": "hand_end", "hand": self.hand_no, "scores": list(self._scores)})
         if self.hand_no >= o.max_deals:
             self._capped = True
-            self.events.append({"type": "capped", "hands": self.hand_no, "scores": list(self._scores)})
+            self.events.append({"type": "capped", "deals": self.hand_no, "scores": list(self._scores)})
             self._finish()
             return
         self._start_hand()
@@ -304,7 +299,6 @@ class DominoCribbageState(State):
             "plays": list(self.plays),
             "played": [list(self.played[0]), list(self.played[1])],
             "history": list(self.history),
-            "last_show": self.last_show,
         }
 
     def private_items(self, seat: int) -> set[str]:
@@ -336,10 +330,6 @@ class DominoCribbageState(State):
         d["_legal"] = list(self._legal)
         return new
 
-    def redeal_hidden(self, seat: int, rng: random.Random) -> "DominoCribbageState":
-        """The state ``sample_state`` builds from ``seat``'s observation (the older name)."""
-        return sample_state(self.options, self.observation(seat), rng)
-
     # ----- positions built by hand (tests, puzzles) -------------------------------------------
     @classmethod
     def from_position(cls, options: DominoCribbageOptions, hands: list[list[int]], dealer: int,
@@ -354,7 +344,6 @@ class DominoCribbageState(State):
         state._scores = list(scores) if scores is not None else [0, 0]
         state.hand_no = hand_no
         state.history = []
-        state.last_show = None
         state._terminal = False
         state._capped = False
         state.dealer = dealer
@@ -380,7 +369,6 @@ def sample_state(options: DominoCribbageOptions, obs: dict[str, Any],
     state._scores = list(obs["scores"])
     state.hand_no = obs["hand_no"]
     state.history = list(obs["history"])
-    state.last_show = obs["last_show"]
     state.dealer = obs["dealer"]
     phase = obs["phase"]
     state._terminal = phase == OVER
