@@ -63,7 +63,7 @@ class DominoCribbage(Game):
             who = names[event["seat"]]
             if "count" in event:
                 return f"  {who} plays {event['action']}, count {event['count']}"
-            return f"  {who} lays two tiles in the crib"
+            return f"  {who} lays {event['action'][len('discard '):]} in the crib"
         if kind == "crib":
             return f"  crib ({names[event['seat']]}): {' '.join(event['tiles'])}"
         if kind == "starter":

@@ -56,6 +56,35 @@ def peg_points(seq: list[int], count: int, rescore_zero: bool = True) -> int:
 
 
 _SUBSETS = [c for size in range(2, 6) for c in combinations(range(5), size)]
+_PAIRS = list(combinations(range(5), 2))
+# sorted values of five tiles -> ((kind, positions, points), ...) for fifteens, pairs and runs
+_TEMPLATES: dict[tuple[int, ...], tuple[tuple[str, tuple[int, ...], int], ...]] = {}
+
+
+def _templates(values: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
+    """The scoring combinations of five values in ascending order, as positions among them."""
+    out: list[tuple[str, tuple[int, ...], int]] = []
+    for subset in _SUBSETS:
+        if sum(values[i] for i in subset) == 15:
+            out.append(("fifteen", subset, 2))
+    for i, j in _PAIRS:
+        if values[i] == values[j]:
+            out.append(("pair", (i, j), 2))
+    by_value: dict[int, list[int]] = {}
+    for i, v in enumerate(values):
+        by_value.setdefault(v, []).append(i)
+    present = sorted(by_value)
+    start = 0
+    while start < len(present):
+        end = start
+        while end + 1 < len(present) and present[end + 1] == present[end] + 1:
+            end += 1
+        length = end - start + 1
+        if length >= 3:
+            for combo in product(*(by_value[v] for v in present[start:end + 1])):
+                out.append(("run", combo, length))
+        start = end + 1
+    return tuple(out)
 
 
 def show_items(tiles: list[int], starter: int, double_bonus: int = 1,
@@ -66,35 +95,26 @@ def show_items(tiles: list[int], starter: int, double_bonus: int = 1,
     unordered pair of equal values (2 each, so three of a kind makes 6 and four 12); each run,
     one tile of each value of a maximal block of L >= 3 consecutive values (L each: a double run
     is two items); each double tile (``double_bonus`` each, the starter only with
-    ``starter_double_counts``). Every item names its ``tiles``.
+    ``starter_double_counts``). Every item names its ``tiles``, in ascending order of value (equal
+    values: the hand's tiles in canonical order, then the starter).
     """
-    five = list(tiles) + [starter]
-    values = [VALUE[t] for t in five]
-    items: list[dict[str, Any]] = []
-    for subset in _SUBSETS:
-        if sum(values[i] for i in subset) == 15:
-            items.append({"kind": "fifteen", "tiles": [TEXT[five[i]] for i in subset], "points": 2})
-    for i, j in combinations(range(5), 2):
-        if values[i] == values[j]:
-            items.append({"kind": "pair", "tiles": [TEXT[five[i]], TEXT[five[j]]], "points": 2})
-    by_value: dict[int, list[int]] = {}
-    for t, v in zip(five, values):
-        by_value.setdefault(v, []).append(t)
-    present = sorted(by_value)
-    start = 0
-    while start < len(present):
-        end = start
-        while end + 1 < len(present) and present[end + 1] == present[end] + 1:
-            end += 1
-        length = end - start + 1
-        if length >= 3:
-            for combo in product(*(by_value[v] for v in present[start:end + 1])):
-                items.append({"kind": "run", "tiles": [TEXT[t] for t in combo], "points": length})
-        start = end + 1
+    five = sorted(tiles)
+    five.append(starter)
+    five.sort(key=VALUE.__getitem__)  # stable: equal values keep canonical order, starter last
+    key = tuple([VALUE[t] for t in five])
+    templates = _TEMPLATES.get(key)
+    if templates is None:
+        templates = _TEMPLATES[key] = _templates(key)
+    texts = [TEXT[t] for t in five]
+    items: list[dict[str, Any]] = [
+        {"kind": kind, "tiles": [texts[i] for i in positions], "points": points}
+        for kind, positions, points in templates]
     if double_bonus:
-        for index, t in enumerate(five):
-            if IS_DOUBLE[t] and (index < 4 or starter_double_counts):
+        for t in tiles:
+            if IS_DOUBLE[t]:
                 items.append({"kind": "double", "tiles": [TEXT[t]], "points": double_bonus})
+        if starter_double_counts and IS_DOUBLE[starter]:
+            items.append({"kind": "double", "tiles": [TEXT[starter]], "points": double_bonus})
     return items
 
 

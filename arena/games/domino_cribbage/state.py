@@ -199,9 +199,10 @@ class DominoCribbageState(State):
             self._show()
             return
         room = 31 - count
-        if any(VALUE[x] <= room for x in hands[other]):
+        theirs = [TEXT[x] for x in hands[other] if VALUE[x] <= room]
+        if theirs:
             self._to_move = other
-            self._legal = [TEXT[x] for x in hands[other] if VALUE[x] <= room]
+            self._legal = theirs
             return
         if hands[other] and not self.said_go[other]:
             self._go(other)
