@@ -593,3 +593,17 @@ def test_every_point_is_a_score_event():
                 if "items" in e:
                     assert e["points"] == sum(i["points"] for i in e["items"])
         assert tuple(totals) == state.scores()
+
+
+def test_observation_fields_are_the_documented_ones():
+    state = GAME.new_match(opts(), 21)
+    assert set(state.observation(0)) == {
+        "seat", "num_players", "target", "scores", "hand_no", "dealer", "phase", "to_move", "hand",
+        "discard", "crib_size", "hand_sizes", "starter", "count", "sequence", "said_go", "plays",
+        "played", "pegging", "heels", "history"}
+    rng = random.Random(2)
+    while state.hand_no < 2 or len(state.plays) < 4:
+        state.apply(rng.choice(state.legal_actions()))
+    obs = state.observation(state.current_player())
+    assert obs["plays"] == [[0, "0-1", 12], [1, "2-5", 19], [0, "4-5", 28], [1, "go", 28]]  # the docs' example
+    assert obs["sequence"] == ["5-6", "0-1", "2-5", "4-5"] and state.legal_actions() == ["0-0"]
