@@ -82,18 +82,28 @@ def _peg(seq: list[int], count: int) -> int:
     points = 2 if count == 15 or count == 31 else 0
     last = seq[-1]
     n = len(seq)
-    k = 1
-    while k < n and seq[-1 - k] == last:
-        k += 1
-    if k >= 2:
-        points += (0, 0, 2, 6, 12)[k]
-    elif n >= 3:
-        for size in range(n, 2, -1):
-            w = seq[-size:]
-            if max(w) - min(w) == size - 1 and len(set(w)) == size:
-                points += size
-                break
-    return points
+    if n < 2:
+        return points
+    if seq[-2] == last:
+        k = 2
+        while k < n and seq[-1 - k] == last:
+            k += 1
+        return points + (0, 0, 2, 6, 12)[k]
+    seen = {last}
+    lo = hi = last
+    best = 0
+    for i in range(2, n + 1):
+        x = seq[-i]
+        if x in seen:
+            break
+        seen.add(x)
+        if x < lo:
+            lo = x
+        elif x > hi:
+            hi = x
+        if i >= 3 and hi - lo == i - 1:
+            best = i
+    return points + best
 
 
 def plain_play(seed: int, policy: random.Random) -> tuple[int, tuple[int, ...]]:

@@ -31,23 +31,38 @@ def peg_items(seq: list[int], count: int, rescore_zero: bool = True) -> list[dic
     """
     items = []
     last = seq[-1]
-    if count == 15 and (rescore_zero or last != 0):
-        items.append(FIFTEEN)
+    if count == 15:
+        if rescore_zero or last != 0:
+            items.append(FIFTEEN)
     elif count == 31:
         items.append(THIRTY_ONE)
     n = len(seq)
-    k = 1
-    while k < n and seq[-1 - k] == last:
-        k += 1
-    if k >= 2:
+    if n < 2:
+        return items
+    if seq[-2] == last:
+        k = 2
+        while k < n and seq[-1 - k] == last:
+            k += 1
         items.append(PAIR_ITEMS[k])
-    elif n >= 3:
-        # a run needs distinct values, so it cannot follow a pair
-        for size in range(n, 2, -1):
-            window = seq[-size:]
-            if max(window) - min(window) == size - 1 and len(set(window)) == size:
-                items.append(RUN_ITEMS[size])
-                break
+        return items  # a run needs distinct values, so it cannot end in a pair
+    # the longest run: grow the window back from the last value until a value repeats (no
+    # longer window can be a run then); a window of size i is a run when max - min = i - 1
+    seen = {last}
+    lo = hi = last
+    best = 0
+    for i in range(2, n + 1):
+        x = seq[-i]
+        if x in seen:
+            break
+        seen.add(x)
+        if x < lo:
+            lo = x
+        elif x > hi:
+            hi = x
+        if i >= 3 and hi - lo == i - 1:
+            best = i
+    if best:
+        items.append(RUN_ITEMS[best])
     return items
 
 
@@ -57,8 +72,9 @@ def peg_points(seq: list[int], count: int, rescore_zero: bool = True) -> int:
 
 _SUBSETS = [c for size in range(2, 6) for c in combinations(range(5), size)]
 _PAIRS = list(combinations(range(5), 2))
-# sorted values of five tiles -> ((kind, positions, points), ...) for fifteens, pairs and runs
-_TEMPLATES: dict[tuple[int, ...], tuple[tuple[str, tuple[int, ...], int], ...]] = {}
+# sorted values of five tiles -> (((kind, positions, points), ...), their points) for the
+# fifteens, pairs and runs
+_TEMPLATES: dict[tuple[int, ...], tuple[tuple[tuple[str, tuple[int, ...], int], ...], int]] = {}
 
 
 def _templates(values: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
@@ -87,9 +103,9 @@ def _templates(values: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int
     return tuple(out)
 
 
-def show_items(tiles: list[int], starter: int, double_bonus: int = 1,
-               starter_double_counts: bool = True) -> list[dict[str, Any]]:
-    """The itemised show of four tiles (a hand or the crib) with the starter.
+def show(tiles: list[int], starter: int, double_bonus: int = 1,
+         starter_double_counts: bool = True) -> tuple[int, list[dict[str, Any]]]:
+    """The show of four tiles (a hand or the crib) with the starter: ``(points, items)``.
 
     Items, in this order: each subset of the five tiles whose values sum to 15 (2 each); each
     unordered pair of equal values (2 each, so three of a kind makes 6 and four 12); each run,
@@ -102,22 +118,33 @@ def show_items(tiles: list[int], starter: int, double_bonus: int = 1,
     five.append(starter)
     five.sort(key=VALUE.__getitem__)  # stable: equal values keep canonical order, starter last
     key = tuple([VALUE[t] for t in five])
-    templates = _TEMPLATES.get(key)
-    if templates is None:
-        templates = _TEMPLATES[key] = _templates(key)
+    cached = _TEMPLATES.get(key)
+    if cached is None:
+        templates = _templates(key)
+        cached = _TEMPLATES[key] = (templates, sum(t[2] for t in templates))
+    templates, points = cached
     texts = [TEXT[t] for t in five]
     items: list[dict[str, Any]] = [
-        {"kind": kind, "tiles": [texts[i] for i in positions], "points": points}
-        for kind, positions, points in templates]
+        {"kind": kind, "tiles": [texts[i] for i in positions], "points": p}
+        for kind, positions, p in templates]
     if double_bonus:
         for t in tiles:
             if IS_DOUBLE[t]:
                 items.append({"kind": "double", "tiles": [TEXT[t]], "points": double_bonus})
+                points += double_bonus
         if starter_double_counts and IS_DOUBLE[starter]:
             items.append({"kind": "double", "tiles": [TEXT[starter]], "points": double_bonus})
-    return items
+            points += double_bonus
+    return points, items
+
+
+def show_items(tiles: list[int], starter: int, double_bonus: int = 1,
+               starter_double_counts: bool = True) -> list[dict[str, Any]]:
+    """The items of :func:`show`."""
+    return show(tiles, starter, double_bonus, starter_double_counts)[1]
 
 
 def show_points(tiles: list[int], starter: int, double_bonus: int = 1,
                 starter_double_counts: bool = True) -> int:
-    return sum(i["points"] for i in show_items(tiles, starter, double_bonus, starter_double_counts))
+    """The points of :func:`show`."""
+    return show(tiles, starter, double_bonus, starter_double_counts)[0]

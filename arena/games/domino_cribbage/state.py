@@ -13,7 +13,7 @@ from typing import Any
 from arena.errors import IllegalActionError
 from arena.game import TERMINAL, Chance, Result, State
 from arena.games.domino_cribbage.options import DominoCribbageOptions
-from arena.games.domino_cribbage.scoring import peg_items, show_items
+from arena.games.domino_cribbage.scoring import peg_items, show
 from arena.games.domino_cribbage.tiles import (
     DISCARD_TEXT, DISCARDS, INDEX, IS_DOUBLE, N_TILES, TEXT, VALUE,
 )
@@ -165,25 +165,27 @@ class DominoCribbageState(State):
 
     def _play(self, seat: int, action: str) -> None:
         t = INDEX[action]
-        self.hands[seat].remove(t)
+        hands = self.hands
+        hands[seat].remove(t)
         v = VALUE[t]
-        self.count += v
-        count = self.count
-        self.seq.append(v)
+        count = self.count = self.count + v
+        seq = self.seq
+        seq.append(v)
         self.seq_tiles.append(t)
         self.plays.append([seat, action, count])
         self.played[seat].append(action)
         self.last_player = seat
         self.events.append({"type": "action", "seat": seat, "action": action, "count": count})
-        items = peg_items(self.seq, count, self.options.zero_tile_rescores_15)
+        items = peg_items(seq, count, self.options.zero_tile_rescores_15)
         if items:
-            points = sum(i["points"] for i in items)
+            points = 0
+            for item in items:
+                points += item["points"]
             self.pegged[seat] += points
             if self._award(seat, points, {"type": "score", "seat": seat, "reason": "play",
-                                          "points": points, "items": list(items)}):
+                                          "points": points, "items": items}):
                 return
         other = seat ^ 1
-        hands = self.hands
         if count == 31:
             # docs §The play: 31 ends the count; the opponent of the player of the 31 leads
             if not hands[0] and not hands[1]:
@@ -244,8 +246,8 @@ class DominoCribbageState(State):
         for k, (seat, reason, tiles) in enumerate(((non, "hand", self.kept[non]),
                                                    (dealer, "hand", self.kept[dealer]),
                                                    (dealer, "crib", self.crib))):
-            items = show_items(tiles, starter, o.show_double_bonus, o.starter_double_counts_in_show)
-            points[k] = total = sum(i["points"] for i in items)
+            total, items = show(tiles, starter, o.show_double_bonus, o.starter_double_counts_in_show)
+            points[k] = total
             if self._award(seat, total, {"type": "score", "seat": seat, "reason": reason,
                                          "points": total, "tiles": [TEXT[t] for t in tiles],
                                          "starter": TEXT[starter], "items": items}):
