@@ -172,6 +172,9 @@ def test_pegging_sequence_b_runs():
     ([4, 6, 5], [0, 0, 5]),
     ([4, 6, 5, 3, 7, 6], [0, 0, 5, 4, 5, 2]),
     ([5, 7, 6, 8, 4], [0, 0, 3, 4, 5]),
+    ([3, 4, 4, 6], [0, 0, 2, 0]),       # a repeated value ends the run search: 3-4-6 is no run
+    ([2, 3, 4, 4, 5], [0, 0, 3, 2, 0]),  # 3-4-5 after a pair: the last three are 4, 4, 5
+    ([1, 2, 3], [0, 0, 3]), ([3, 1, 2], [0, 0, 3]), ([0, 1, 3], [0, 0, 0]),
 ])
 def test_pegging_runs_in_any_order(values, points):
     got = [peg_points(values[:i + 1], sum(values[:i + 1])) for i in range(len(values))]
