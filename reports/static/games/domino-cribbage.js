@@ -61,17 +61,23 @@
   var REASONS = { "heels": "heels", "play": "the play", "go": "the go", "last tile": "the last tile",
                   "hand": "the hand", "crib": "the crib" };
 
+  function itemName(item) {
+    if (item.kind !== "run") return item.kind;
+    return "run of " + (item.length || item.tiles.length);
+  }
+
   function itemText(item) {
-    var name = item.kind === "run" && item.length ? "run of " + item.length : item.kind;
-    if (item.kind === "run" && item.tiles) name = "run of " + item.tiles.length;
-    return name + (item.tiles ? " (" + item.tiles.join(" ") + ")" : "") + " " + item.points;
+    return itemName(item) + (item.tiles ? " (" + item.tiles.join(" ") + ")" : "") + " " + item.points;
   }
 
   function scoreText(ev) {
-    var why = (ev.items || []).map(itemText).join(", ");
-    var what = ev.reason === "play" ? why : REASONS[ev.reason] || ev.reason;
-    if (ev.reason !== "play" && why) what += ": " + why;
-    return "+" + ev.points + " for " + what;
+    var items = ev.items || [];
+    if (ev.reason === "play") {
+      return "+" + ev.points + " for " + (items.length === 1 ? itemName(items[0])
+        : items.map(function (i) { return itemName(i) + " " + i.points; }).join(" and "));
+    }
+    var what = REASONS[ev.reason] || ev.reason;
+    return "+" + ev.points + " for " + what + (items.length ? ": " + items.map(itemText).join(", ") : "");
   }
 
   function copy(s) {
@@ -280,8 +286,8 @@
       return h("tr", {}, [
         h("th", { scope: "row" }, [h("span", { class: "seat-dot seat-" + ev.seat }),
           h("span", { text: ctx.seatName(ev.seat) + (ev.reason === "crib" ? "'s crib" : "'s hand") })]),
-        h("td", { class: "dc-row" }, ev.tiles.map(function (t) { return tile(t, "dc-small"); })
-          .concat([h("span", { class: "muted", text: " + " }), tile(ev.starter, "dc-small dc-is-starter")])),
+        h("td", {}, [h("div", { class: "dc-row dc-nowrap" }, ev.tiles.map(function (t) { return tile(t, "dc-small"); })
+          .concat([h("span", { class: "muted", text: "+" }), tile(ev.starter, "dc-small dc-is-starter")]))]),
         h("td", { class: "dc-items", text: ev.items.length ? ev.items.map(itemText).join(", ") : "nothing" }),
         h("td", { class: "num", text: ev.points }),
       ]);
