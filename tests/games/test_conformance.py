@@ -76,6 +76,12 @@ SPECS: dict[str, Spec] = {
                                           "starter_double_counts_in_show": False},
                                          {"target": 1000, "max_deals": 3}],
                             check_result=_domino_cribbage_check_result),
+    "thousand": Spec(option_sets=[{"max_deals": 6}, {"max_deals": 4, "dark_bidding": True, "redeal": True},
+                                  {"max_deals": 4, "must_overtake": True, "ace_marriage": True,
+                                   "golden_round": "forced120_double", "rospis_penalty": "bolt"},
+                                  {"max_deals": 3, "show_prikup_on_forced_100": True,
+                                   "rospis": False, "golden_round": "double"}],
+                     seeds=range(8)),
 }
 
 

@@ -40,7 +40,7 @@ class DominoCribbageState(State):
         self.events: list[dict[str, Any]] = []
         self._scores = [0, 0]
         self.hand_no = 0
-        self.history: list[dict[str, Any]] = []
+        self.history: list[list[int]] = []
         self._terminal = False
         self._capped = False
         # docs §Deal 1 (rule C-14): the first dealer by lot, from its own stream
@@ -254,9 +254,9 @@ class DominoCribbageState(State):
                 return
         shows = [0, 0]
         shows[non], shows[dealer] = points[0], points[1]
-        self.history.append({"hand": self.hand_no, "dealer": dealer, "heels": self.heels,
-                             "pegging": list(self.pegged), "shows": shows, "crib": points[2],
-                             "scores": list(self._scores)})
+        # one small fixed row per finished hand (docs: What a bot sees, history)
+        self.history.append([self.hand_no, dealer, self.heels, self.pegged[0], self.pegged[1],
+                             shows[0], shows[1], points[2]])
         self.events.append({"type": "hand_end", "hand": self.hand_no, "scores": list(self._scores)})
         if self.hand_no >= o.max_deals:
             self._capped = True
