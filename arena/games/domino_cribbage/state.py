@@ -80,7 +80,6 @@ class DominoCribbageState(State):
         self.played: list[list[str]] = [[], []]
         self.pegged = [0, 0]            # points of the play this hand (heels not included)
         self.heels = 0
-        self.last_player = -1
         self._to_move = self.dealer ^ 1  # the non-dealer discards first, then the dealer
         self._legal = _discard_actions(hands[self._to_move])
 
@@ -174,7 +173,6 @@ class DominoCribbageState(State):
         self.seq_tiles.append(t)
         self.plays.append([seat, action, count])
         self.played[seat].append(action)
-        self.last_player = seat
         self.events.append({"type": "action", "seat": seat, "action": action, "count": count})
         items = peg_items(seq, count, self.options.zero_tile_rescores_15)
         if items:
@@ -440,11 +438,6 @@ def sample_state(options: DominoCribbageOptions, obs: dict[str, Any],
     state.said_go = list(obs["said_go"])
     state.plays = list(obs["plays"])
     state.played = [list(obs["played"][0]), list(obs["played"][1])]
-    state.last_player = -1
-    for s, text, _ in reversed(state.plays):
-        if text != GO:
-            state.last_player = s
-            break
     state.pegged = list(obs["pegging"])
     state.heels = obs["heels"]
     to_move = obs["to_move"]
