@@ -123,3 +123,23 @@ def test_the_cribbage_replay_draws_every_step(browser: Browser, site: tuple[Path
     assert overflow <= 1
     browser.screenshot(shots / "cribbage-phone.png")
     browser.size(*DESKTOP)
+
+
+def test_page_down_moves_from_hand_to_hand(browser: Browser, site: tuple[Path, Path]) -> None:
+    out, site_dir = site
+    with Store.open(out) as store:
+        row = store.matches()[0]
+        hands = sum(1 for e in store.record(row.id).events if e["type"] == "deal")
+    browser.size(*DESKTOP)
+    browser.open(site_dir / "matches" / f"{row.id}.html")
+    assert browser.css(".replay-position").text.startswith("Hand 1 ")
+    for hand in range(2, hands + 1):
+        browser.keys("\ue00f")  # PageDown
+        assert browser.css(".replay-position").text.startswith(f"Hand {hand} ")
+        # the first frame of a hand is its deal: six tiles in each hand, an empty crib
+        for seat in (0, 1):
+            assert len(browser.all(f'.dc-seat[data-seat="{seat}"] .dc-hand [data-tile]')) == 6
+        assert browser.all(".dc-crib-box [data-tile]") == []
+    browser.keys("\ue00e")  # PageUp
+    assert browser.css(".replay-position").text.startswith(f"Hand {hands - 1} ")
+    assert browser.errors() == []
