@@ -72,14 +72,16 @@ def test_the_cribbage_replay_draws_every_step(browser: Browser, site: tuple[Path
         assert root.get_attribute("data-frame") == str(pos)
         if ev is None:
             continue
-        # the pegs of the score track stand at the scores after this event
+        # the score track stands at the scores after this event
         upto = events[:at[pos] + 1]
         scores = [0, 0]
         for e in upto:
             if e["type"] == "score":
                 scores = e["scores"]
-        pegs = browser.all(".dc-board .dc-peg-front")
-        assert [int(p.get_attribute("data-score")) for p in pegs] == scores, pos
+        lanes = browser.all(".dc-board .dc-lane")
+        assert [int(p.get_attribute("data-score")) for p in lanes] == scores, pos
+        assert [t.get_attribute("aria-label").split()[-3] for t in browser.all(".dc-lane .track")] == \
+            [str(x) for x in scores]
         if ev["type"] == "action" and "count" in ev:
             seen["count"] += 1
             assert browser.css(".dc-count").text == str(ev["count"])

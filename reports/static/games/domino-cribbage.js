@@ -1,27 +1,14 @@
 /* Domino Cribbage for the replay viewer: both hands (a replay shows all), the crib, the starter,
  * the tiles of the current count with the count itself, each seat's tiles laid this hand, the
- * show itemised, and a score track (a cribbage board: a front peg at the score, a back peg at the
- * score before the last award) with each score's reason as it happens.
- * Events: docs/games/domino-cribbage.md, "Events (for checkers)".
+ * show itemised, and a score track per seat (the bar at the score, a mark at the score before the
+ * last award, like a cribbage board's back peg) with each score's reason as it happens.
+ * Events: docs/games/domino-cribbage.md, "Events (for checkers)". Tiles and tracks: Arena.draw
+ * (draw.js); styles: games/domino-cribbage.css.
  */
 (function () {
   "use strict";
   var Arena = window.Arena;
   var h = Arena.h;
-
-  /* The stylesheet beside this script (games/domino-cribbage.css), once per page. */
-  (function linkStyles() {
-    var script = document.currentScript;
-    if (!script || document.querySelector("link[data-game-css='domino-cribbage']")) return;
-    var link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = script.src.replace(/\.js(\?.*)?$/, ".css");
-    link.setAttribute("data-game-css", "domino-cribbage");
-    document.head.appendChild(link);
-  })();
-
-  /* Where the pips of 0..6 sit on a 3×3 grid (cells 0..8, row by row). */
-  var PIPS = [[], [4], [2, 6], [2, 4, 6], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 3, 5, 6, 8]];
 
   function parseTile(text) {
     var p = text.split("-");
@@ -30,27 +17,10 @@
 
   function value(text) { var t = parseTile(text); return t[0] + t[1]; }
 
-  /* One upright tile; the shared drawing library when the page has it. */
+  /* One upright tile, drawn by the shared library (draw.js). */
   function tile(text, cls) {
     var t = parseTile(text);
-    if (Arena.draw && Arena.draw.tile) {
-      return Arena.draw.tile(t[0], t[1], { vertical: true, cls: "dc-tile " + (cls || "") });
-    }
-    var kids = [
-      h("svg:rect", { class: "tile-body", x: 0.75, y: 0.75, width: 18.5, height: 38.5, rx: 3, ry: 3 }),
-      h("svg:line", { class: "tile-bar", x1: 3, y1: 20, x2: 17, y2: 20 }),
-    ];
-    t.forEach(function (v, half) {
-      PIPS[v].forEach(function (cell) {
-        var r = Math.floor(cell / 3), c = cell % 3;
-        kids.push(h("svg:circle", { class: "pip", cx: 5 + r * 5, cy: half * 20 + 5 + c * 5, r: 1.9 }));
-      });
-    });
-    var label = "[" + t[0] + "|" + t[1] + "]";
-    return h("svg:svg", {
-      class: "tile tile-v dc-tile " + (cls || ""), viewBox: "0 0 20 40", role: "img",
-      "aria-label": label, "data-tile": text,
-    }, [h("svg:title", { text: label + " = " + (t[0] + t[1]) })].concat(kids));
+    return Arena.draw.tile(t[0], t[1], { vertical: true, cls: "dc-tile " + (cls || "") });
   }
 
   function remove(list, text) {
@@ -257,28 +227,27 @@
     ]);
   }
 
-  /* The score track: one lane per seat from 0 to the target, a hole every point (every 5th
-   * marked), the front peg at the score and the back peg where it stood before its last award. */
+  /* The score track: one lane per seat from 0 to the target (draw.js's track), the bar at the
+   * score, a mark where it stood before its last award (the back peg of a cribbage board) and
+   * one every 30 points (the board's streets). */
   function board(state, ctx) {
-    var target = state.target, W = 720, lane = 26, left = 70, right = 16;
-    var span = W - left - right;
-    function x(v) { return left + span * Math.min(v, target) / target; }
-    var kids = [];
-    var step = target <= 150 ? 5 : Math.ceil(target / 30 / 5) * 5;
-    [0, 1].forEach(function (seat) {
-      var y = 14 + seat * lane;
-      kids.push(h("svg:text", { class: "dc-lane-name", x: 4, y: y + 4, text: ctx.seatName(seat).slice(0, 9) }));
-      kids.push(h("svg:line", { class: "dc-lane", x1: left, y1: y, x2: left + span, y2: y }));
-      for (var v = 0; v <= target; v += step) {
-        kids.push(h("svg:circle", { class: "dc-hole", cx: x(v), cy: y, r: v % (step * 5) === 0 ? 2.2 : 1.3 }));
+    var target = state.target;
+    var lanes = [0, 1].map(function (seat) {
+      var marks = [];
+      for (var v = 30; v < target; v += 30) marks.push({ at: v, cls: "dc-street", label: String(v) });
+      if (state.back[seat] !== state.scores[seat]) {
+        marks.push({ at: state.back[seat], cls: "dc-back", label: "before the last score: " + state.back[seat] });
       }
-      kids.push(h("svg:circle", { class: "dc-peg dc-peg-back seat-" + seat, cx: x(state.back[seat]), cy: y, r: 4 }));
-      kids.push(h("svg:circle", { class: "dc-peg dc-peg-front seat-" + seat, cx: x(state.scores[seat]), cy: y, r: 5.5,
-                                  "data-score": state.scores[seat] }, [h("svg:title", { text: ctx.seatName(seat) + ": " + state.scores[seat] })]));
+      return h("div", { class: "dc-lane seat-" + seat, "data-seat": seat, "data-score": state.scores[seat] }, [
+        h("span", { class: "seat-dot seat-" + seat }),
+        h("span", { class: "dc-lane-name", text: ctx.seatName(seat) }),
+        Arena.draw.track(state.scores[seat], target, { marks: marks, label: ctx.seatName(seat) }),
+        h("strong", { class: "dc-lane-score", text: state.scores[seat] }),
+      ]);
     });
-    kids.push(h("svg:text", { class: "dc-target", x: left + span, y: 14 + 2 * lane - 4, "text-anchor": "end", text: "target " + target }));
-    return h("svg:svg", { class: "dc-board", viewBox: "0 0 " + W + " " + (14 + 2 * lane + 4), role: "img",
-                          "aria-label": "score track" }, kids);
+    return h("div", { class: "dc-board", "aria-label": "score track to " + target }, lanes.concat([
+      h("div", { class: "dc-target muted", text: "first to " + target + " wins" }),
+    ]));
   }
 
   function showTable(state, ctx) {
