@@ -610,3 +610,28 @@ def test_observation_fields_are_the_documented_ones():
     obs = state.observation(state.current_player())
     assert obs["plays"] == [[0, "0-1", 12], [1, "2-5", 19], [0, "4-5", 28], [1, "go", 28]]  # the docs' example
     assert obs["sequence"] == ["5-6", "0-1", "2-5", "4-5"] and state.legal_actions() == ["0-0"]
+
+
+def test_an_act_grows_by_one_small_row_per_finished_hand():
+    """The current hand in full and one row of 8 numbers per finished hand: a match to 1000 sends
+    acts no bigger than a match to 61 plus at most 12 bytes per extra hand."""
+    from protocol.wire import encode
+
+    def largest(target: int) -> tuple[int, int]:
+        size = hands = 0
+        for seed in range(4):
+            state = GAME.new_match(opts(target=target), seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                obs = state.observation(state.current_player())
+                message = {"type": "act", "decision": 0, "observation": obs,
+                           "legal": state.legal_actions(), "clock": {"move_ms": 1000, "bank_ms": 10000}}
+                size = max(size, len(encode(message)))
+                state.apply(rng.choice(state.legal_actions()))
+            hands = max(hands, state.hand_no)
+        return size, hands
+
+    short, short_hands = largest(61)
+    long, long_hands = largest(1000)
+    assert long_hands > 50
+    assert long <= short + 12 * (long_hands - short_hands), (short, long, long_hands)
