@@ -42,7 +42,7 @@ OPPONENTS = {
     "block": ["greedy", "heavy", "random"],
     "thousand": ["thousand", "thousand_bold", "random"],
     "dice-1000": ["expecti", "threshold", "random"],
-    "domino-cribbage": ["pegger", "greedy", "random"],
+    "domino-cribbage": ["pegger", "random"],
 }
 DEFAULT_ITERATIONS = 200
 
@@ -55,7 +55,7 @@ def _load(folder: str, module: str = "strategy"):
     return mod
 
 
-def bundled(name: str, game_name: str, seed: int):
+def bundled(name: str, game_name: str, seed: int, options=None):
     """``choose(observation, legal)`` of a bundled bot, in-process (``seed`` for random ones)."""
     if name == "random":
         rng = random.Random(f"random {seed}")
@@ -68,6 +68,9 @@ def bundled(name: str, game_name: str, seed: int):
     if name in ("thousand", "thousand_bold"):
         return _load(name).Strategy(1.15 if name == "thousand_bold" else 1.0).choose
     strategy = _load(name)
+    if hasattr(strategy, "set_options") and options is not None:  # pegger reads a few options
+        from arena.options import options_to_dict
+        strategy.set_options(options_to_dict(options))
     if hasattr(strategy, "choose"):
         return strategy.choose
     return strategy.Strategy().choose
@@ -113,7 +116,7 @@ def duplicate(game_name: str, opponent: str, pairs: int, iterations: int | None 
         for seat in (0, 1):
             players = [None, None]
             players[seat] = searcher(game, options, seed, iterations, ms)
-            players[1 - seat] = bundled(opponent, game_name, seed)
+            players[1 - seat] = bundled(opponent, game_name, seed, options)
             pair += first_share(play(game, options, seed, players), seat)
         scores.append(pair / 2)
     return _interval(scores) + (scores,)
@@ -140,7 +143,7 @@ def round_robin(game_name: str, n: int, seeds: int, iterations: int, values: dic
             for shift in range(n):
                 names = group[shift:] + group[:shift]
                 players = [searcher(game, options, seed, iterations) if name == "search"
-                           else bundled(name, game_name, seed) for name in names]
+                           else bundled(name, game_name, seed, options) for name in names]
                 ranks = play(game, options, seed, players)
                 teams = env.rate([(ratings[name],) for name in names], ranks=[r - 1 for r in ranks])
                 for name, (rating,) in zip(names, teams):
