@@ -8,7 +8,10 @@ simulated future absurd rather than merely noisy:
 - Thousand: a random auction bids at random up to the cap, and a random declarer "gives up" with
   a rospis a third of the time. In a rollout the auction and the raise are closed (``pass``,
   ``keep``), nobody asks for a redeal and nobody gives up: the bidding is decided in the tree,
-  where it is searched, not in the rollouts. Cards are still played at random.
+  where it is searched, not in the rollouts. The cards are played by the simplest sound rule
+  (declare a marriage when leading, lead high, win a trick as cheaply as possible, else throw
+  the cheapest card): with random card play every declarer would fail, so the search would
+  learn that bidding never pays and never bid.
 - Block: a player sheds a heavier tile more often than a lighter one (the pips left in hand are
   what a deal costs), which is what every sensible player does.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import random
 
 _THOUSAND_QUIET = ("pass", "keep", "play on", "look")  # in this order of preference
+RANDOM_SHARE = 0.1  # of rollout card plays made at random, so that rollouts differ
 
 
 def rollout_action(game_name: str, state, rng: random.Random) -> str:
@@ -29,12 +33,44 @@ def rollout_action(game_name: str, state, rng: random.Random) -> str:
                 return quiet
         if "rospis" in legal:
             legal = [a for a in legal if a != "rospis"]
+        if legal[0].startswith("play ") and rng.random() > RANDOM_SHARE:
+            return _thousand_card(state, legal)
         return rng.choice(legal)
     if game_name == "block":
         # two draws, keep the heavier: a cheap bias towards shedding pips
         a, b = rng.choice(legal), rng.choice(legal)
         return a if _pips(a) >= _pips(b) else b
     return rng.choice(legal)
+
+
+_RANK = {r: i for i, r in enumerate("9JQKTA")}  # docs/games/thousand.md §1: trick order, low to high
+_SUIT = {s: i for i, s in enumerate("HDCS")}
+_POINTS = (0, 2, 3, 4, 10, 11)
+
+
+def _thousand_card(state, legal: list[str]) -> str:
+    """A Thousand card play ("play QH", "play KH marriage") by rule of thumb. Reads the engine's
+    trick (``state.trick``: (seat, card) with card = suit * 6 + rank) and trump (``state.trump``)."""
+    marriages = [a for a in legal if a.endswith("marriage")]
+    if marriages:  # the hearts marriage is worth most, then diamonds, clubs, spades
+        return min(marriages, key=lambda a: _SUIT[a[6]])
+    cards = [(_SUIT[a[6]] * 6 + _RANK[a[5]], a) for a in legal]
+    trick = state.trick
+    if not trick:
+        return max(cards, key=lambda x: x[0] % 6)[1]  # lead an ace or a ten
+    trump = state.trump
+    best = trick[0][1]
+    for _, c in trick[1:]:
+        if c // 6 == best // 6:
+            if c > best:
+                best = c
+        elif c // 6 == trump:
+            best = c
+    winners = [x for x in cards if (x[0] // 6 == best // 6 and x[0] > best)
+               or (x[0] // 6 == trump and best // 6 != trump)]
+    if winners:
+        return min(winners, key=lambda x: x[0] % 6)[1]  # the cheapest card that wins
+    return min(cards, key=lambda x: _POINTS[x[0] % 6])[1]  # lose the fewest points
 
 
 def _pips(action: str) -> int:

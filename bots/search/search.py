@@ -34,15 +34,17 @@ from evaluate import MAX_DEPTH, horizon_key, rewards
 from rollout import rollout_action
 
 EXPLORE = 0.7  # the UCB1 constant, for rewards of about -1..1
+WIDEN_FROM = 8  # another seat with more choices than this: only the first few are searched at first
 
 
 class Node:
     """A decision point of the tree: the actions tried from it, each leading to outcomes."""
 
-    __slots__ = ("children",)
+    __slots__ = ("children", "visits")
 
     def __init__(self) -> None:
         self.children: dict[str, Edge] = {}
+        self.visits = 0
 
 
 class Edge:
@@ -85,9 +87,13 @@ class Search:
         path: list[Edge] = []
         depth = 0
         # step 2: selection and expansion, one new edge per iteration
+        me = self.observation["seat"]
         while not world.is_terminal() and horizon_key(self.name, world) == root_key:
             legal = world.legal_actions()
             seat = world.current_player()
+            node.visits += 1
+            if seat != me and len(legal) > WIDEN_FROM:
+                legal = self._widen(world, legal, node.visits)
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
@@ -122,6 +128,19 @@ class Search:
             edge.visits += 1
             edge.total += reward[edge.seat]
         self.iterations += 1
+
+    def _widen(self, world, legal: list[str], visits: int) -> list[str]:
+        """Progressive widening at another seat's node with many choices (a Thousand bid or
+        raise, a card to give): the rollout policy's choice and the first few legal actions, more
+        as the node is visited more (about 4 + sqrt(visits)). Without it, a few hundred iterations
+        spent mostly on the others' absurd choices (raising to 300 on a weak hand) would make
+        our own moves look better than they are."""
+        k = WIDEN_FROM // 2 + int(math.sqrt(visits))
+        if k >= len(legal):
+            return legal
+        first = legal[:k]
+        preferred = rollout_action(self.name, world, self.rng)
+        return first if preferred in first else first + [preferred]
 
     def _step(self, world, action: str, edge: Edge) -> Node:
         """Apply ``action`` and return the node after it, split by any chance outcome seen."""

@@ -54,6 +54,25 @@ def test_plays_every_registered_game_legally(name, n):
     assert decisions > 0
 
 
+@pytest.mark.parametrize("name, n, values", [
+    ("block", 2, {"auto_pass": False}), ("block", 3, {"first_leader": "highest_double"}),
+    ("thousand", 3, {"dark_bidding": True, "redeal": True}),
+    ("thousand", 2, {"golden_round": "forced120_double", "rospis_penalty": "bolt"}),
+    ("thousand", 3, {"barrel_auction": "automatic", "must_overtake": True}),
+])
+def test_plays_option_variants_legally(name, n, values):
+    game = get_game(name)
+    options = game.make_options(n, {_cap_option(game): 2, **values})
+    for seed in range(2):
+        state, rng = game.new_match(options, seed), random.Random(seed)
+        while not state.is_terminal():
+            seat, legal = state.current_player(), state.legal_actions()
+            action = search_module.choose(game, options, state.observation(seat), list(legal), rng,
+                                          iterations=6)
+            assert action in legal
+            state.apply(action)
+
+
 def test_fixed_iterations_are_reproducible():
     game = get_game("block")
     options = game.make_options(2)
