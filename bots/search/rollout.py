@@ -14,6 +14,8 @@ simulated future absurd rather than merely noisy:
   learn that bidding never pays and never bid.
 - Block: a player sheds a heavier tile more often than a lighter one (the pips left in hand are
   what a deal costs), which is what every sensible player does.
+- Domino Cribbage: in the play, a tile that makes the count 15 or 31 is taken (2 points each,
+  docs/games/domino-cribbage.md, the play); otherwise a random tile.
 """
 from __future__ import annotations
 
@@ -40,6 +42,11 @@ def rollout_action(game_name: str, state, rng: random.Random) -> str:
         # two draws, keep the heavier: a cheap bias towards shedding pips
         a, b = rng.choice(legal), rng.choice(legal)
         return a if _pips(a) >= _pips(b) else b
+    if game_name == "domino-cribbage" and getattr(state, "phase", None) == "play":
+        count = state.count
+        for a in legal:  # a tile "a-b" is worth a + b in the count
+            if a != "go" and count + int(a[0]) + int(a[2]) in (15, 31):
+                return a
     return rng.choice(legal)
 
 
