@@ -34,6 +34,7 @@ from evaluate import MAX_DEPTH, horizon_key, rewards
 from rollout import rollout_action
 
 EXPLORE = 0.7  # the UCB1 constant, for rewards of about -1..1
+WORLDS = 64     # distinct sampled worlds per decision; later iterations replay clones of them
 WIDEN_FROM = 8  # another seat with more choices than this: only the first few are searched at first
 
 
@@ -72,11 +73,19 @@ class Search:
         self.rng = rng
         self.root = Node()
         self.iterations = 0
+        self.worlds: list = []
         self.chance_types = frozenset(game.chance_events) if game.chance else frozenset()
 
     def world(self):
-        """A fresh full state consistent with what we know (step 1)."""
-        return self.game.sample_state(self.options, self.observation, self.rng)
+        """A full state consistent with what we know (step 1), to play on. The first ``WORLDS``
+        iterations sample new worlds; later ones clone them in turn, since a clone costs a
+        fraction of a sample (a few hundred iterations then still see many different deals)."""
+        if len(self.worlds) < WORLDS:
+            world = self.game.sample_state(self.options, self.observation, self.rng)
+            self.worlds.append(world)
+        else:
+            world = self.worlds[self.iterations % WORLDS]
+        return world.clone()
 
     def iterate(self) -> None:
         world = self.world()
