@@ -14,8 +14,9 @@ simulated future absurd rather than merely noisy:
   learn that bidding never pays and never bid.
 - Block: a player sheds a heavier tile more often than a lighter one (the pips left in hand are
   what a deal costs), which is what every sensible player does.
-- Domino Cribbage: in the play, a tile that makes the count 15 or 31 is taken (2 points each,
-  docs/games/domino-cribbage.md, the play); otherwise a random tile.
+- Domino Cribbage: in the play, a tile that makes the count 15 or 31 or pairs the last tile's
+  value is taken (2 points each, docs/games/domino-cribbage.md, the play); otherwise a random
+  tile that does not leave the count at 5 or 21 (where any 10 gives the other player 15 or 31).
 """
 from __future__ import annotations
 
@@ -43,10 +44,19 @@ def rollout_action(game_name: str, state, rng: random.Random) -> str:
         a, b = rng.choice(legal), rng.choice(legal)
         return a if _pips(a) >= _pips(b) else b
     if game_name == "domino-cribbage" and getattr(state, "phase", None) == "play":
-        count = state.count
+        count, seq = state.count, state.seq  # the engine's count and its sequence of values
+        last = seq[-1] if seq else None
+        safe = []
         for a in legal:  # a tile "a-b" is worth a + b in the count
-            if a != "go" and count + int(a[0]) + int(a[2]) in (15, 31):
+            if a == "go":
+                continue
+            v = int(a[0]) + int(a[2])
+            if count + v in (15, 31) or v == last:
                 return a
+            if count + v not in (5, 21):
+                safe.append(a)
+        if safe:
+            return rng.choice(safe)
     return rng.choice(legal)
 
 
