@@ -63,7 +63,7 @@ class Edge:
 
 
 class Search:
-    """One decision's search. ``run(deadline or iterations)`` then ``best()``."""
+    """One decision's search: call ``iterate()`` as often as time allows, then ``best(legal)``."""
 
     def __init__(self, game, options, observation: dict, rng: random.Random) -> None:
         self.game = game
@@ -95,8 +95,8 @@ class Search:
         node = self.root
         path: list[Edge] = []
         depth = 0
-        # step 2: selection and expansion, one new edge per iteration
         me = self.observation["seat"]
+        # step 2: down the tree (UCB1 among the actions legal in this world), one new edge a time
         while not world.is_terminal() and horizon_key(self.name, world) == root_key:
             legal = world.legal_actions()
             seat = world.current_player()
