@@ -190,9 +190,10 @@ def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeC
             continue
         if reply["type"] != "ready":
             seat.fail(HANDSHAKE_FAILED, f"answered the hello with {reply['type']!r} instead of 'ready'")
-        elif reply.get("protocol") != PROTOCOL_VERSION:
+        elif type(reply.get("protocol")) is not int or reply["protocol"] != PROTOCOL_VERSION:
+            # SPEC.md §4: an integer; `true` and `1.0` equal 1 in Python but are not the version
             seat.fail(HANDSHAKE_FAILED, f"speaks protocol version {reply.get('protocol')!r}; "
-                                        f"the referee speaks {PROTOCOL_VERSION}")
+                                        f"the referee speaks {PROTOCOL_VERSION} (an integer)")
 
 
 def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], legal: list[str],

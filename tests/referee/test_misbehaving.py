@@ -30,6 +30,8 @@ EXPECTED = {
     "floods_stderr":     (OK, ""),
     "never_reads_stdin": (TIMEOUT, "in time"),
     "wrong_version":     (HANDSHAKE_FAILED, "protocol version 2"),
+    "protocol_true":     (HANDSHAKE_FAILED, "protocol version True"),
+    "protocol_float":    (HANDSHAKE_FAILED, "protocol version 1.0"),
 }
 
 
