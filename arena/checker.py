@@ -8,6 +8,7 @@ from arena.game import Game
 from arena.record import OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
+from arena.text import visible, visible_line
 
 RANDOM_BOT = "random"
 
@@ -35,8 +36,8 @@ def check_bot(bot: BotSpec, game: Game, matches: int, time_control: TimeControl,
                  f"{st.time_ms:.0f} ms thinking")
             continue
         echo(f"{label}: {st.status}")
-        problem = f"{label}: {st.status.replace('_', ' ')}: {st.reason}"
-        tail = st.stderr_tail.strip().splitlines()[-3:]
+        problem = f"{label}: {st.status.replace('_', ' ')}: {visible_line(st.reason)}"
+        tail = visible(st.stderr_tail).strip().splitlines()[-3:]
         if tail:
             problem += "\n      last lines of its stderr: " + " | ".join(tail)
         problems.append(problem)

@@ -14,6 +14,7 @@ from arena.options import field_choices, field_doc, option_fields, parse_assignm
 from arena.record import OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
+from arena.text import visible, visible_line
 
 BUNDLED_BOTS = Path(__file__).resolve().parent.parent / "bots"
 
@@ -25,7 +26,7 @@ class ArenaGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ArenaError as exc:
-            click.echo(f"arena: error: {exc}", err=True)
+            click.echo(f"arena: error: {visible(exc)}", err=True)
             ctx.exit(2)
 
 
@@ -99,7 +100,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
 
 def _seat_names(bots) -> list[str]:
     """Bot names, made unique by seat when the same bot plays itself."""
-    names = [b.name for b in bots]
+    names = [visible_line(b.name) for b in bots]  # bot text: no terminal escapes
     return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
@@ -107,10 +108,10 @@ def _print_result(record, names: list[str]) -> None:
     click.echo("result:")
     for i, name in enumerate(names):
         st = record.statuses[i]
-        status = st.status if st.status == OK else f"{st.status.upper()}: {st.reason}"
+        status = st.status if st.status == OK else f"{st.status.upper()}: {visible_line(st.reason)}"
         click.echo(f"  rank {record.ranks[i]}  {name}  score {record.scores[i]}  [{status}]")
         if st.status != OK and st.stderr_tail.strip():
-            tail = st.stderr_tail.strip().splitlines()[-5:]
+            tail = visible(st.stderr_tail).strip().splitlines()[-5:]
             click.echo("    its stderr ended with:\n" + "\n".join(f"      {line}" for line in tail))
 
 
@@ -131,11 +132,11 @@ def check(bot_path: str, game_name: str, matches: int, time_control: str | None,
                          limits=Limits.parse(limits_text) if limits_text else Limits(),
                          echo=click.echo)
     if problems:
-        click.echo(f"\n{bot.name}: {len(problems)} problem(s) found:")
+        click.echo(f"\n{visible_line(bot.name)}: {len(problems)} problem(s) found:")
         for p in problems:
-            click.echo(f"  - {p}")
+            click.echo(f"  - {visible(p)}")
         sys.exit(1)
-    click.echo(f"\n{bot.name}: all checks passed; it is ready to submit.")
+    click.echo(f"\n{visible_line(bot.name)}: all checks passed; it is ready to submit.")
 
 
 def _register_extensions() -> None:

@@ -32,6 +32,7 @@ EXPECTED = {
     "wrong_version":     (HANDSHAKE_FAILED, "protocol version 2"),
     "protocol_true":     (HANDSHAKE_FAILED, "protocol version True"),
     "protocol_float":    (HANDSHAKE_FAILED, "protocol version 1.0"),
+    "terminal_escapes":  (CRASH, "exited with code 1"),
 }
 
 
