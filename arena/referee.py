@@ -76,6 +76,7 @@ class _Seat:
         self.conn: Connection | None = None
         self.status = SeatStatus()
         self.bank_ms = float(bank_ms)
+        self.started = 0.0  # when its process was handed over (monotonic): its startup_ms run from here
 
     def fail(self, status: str, reason: str) -> None:
         if self.status.status == OK:
@@ -161,15 +162,17 @@ def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
             continue
         record.sandbox = seat.process.level
         seat.conn = Connection(seat.process.proc)
+        seat.started = time.monotonic()
 
 
 def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeControl) -> None:
-    """SPEC.md §4: hello to every bot at once, then each must answer ready in time."""
-    deadline = time.monotonic() + tc.startup_ms / 1000
+    """SPEC.md §4: hello to every bot at once, then each must answer ready within ``startup_ms`` of
+    its own start. Each seat has its own deadline, and an answer that arrived by it counts even if
+    the referee was still waiting for another seat then: only a bot that missed it fails."""
     for seat_no, seat in enumerate(seats):
         if seat.conn is None:
             continue
-        seat.conn.send({
+        seat.conn.send_now({  # written at once: every bot starts on its hello now, not in turn
             "type": "hello", "protocol": PROTOCOL_VERSION, "game": game, "options": options,
             "seat": seat_no, "num_players": len(seats),
             "players": [s.bot.name for s in seats], "time_control": asdict(tc),
@@ -178,7 +181,7 @@ def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeC
         if seat.conn is None:
             continue
         try:
-            reply = seat.conn.exchange(None, deadline)
+            reply = seat.conn.exchange(None, seat.started + tc.startup_ms / 1000)
         except BotTimeout as exc:
             seat.fail(HANDSHAKE_FAILED, f"no ready message within {tc.startup_ms} ms of its start ({exc})")
             continue

@@ -33,6 +33,7 @@ EXPECTED = {
     "protocol_true":     (HANDSHAKE_FAILED, "protocol version True"),
     "protocol_float":    (HANDSHAKE_FAILED, "protocol version 1.0"),
     "terminal_escapes":  (CRASH, "exited with code 1"),
+    "never_ready":       (HANDSHAKE_FAILED, "no ready message within 5000 ms"),
 }
 
 
@@ -63,6 +64,20 @@ def test_misbehaving_bot_gets_its_status(name, seat, random_bot):
         assert sorted(record.ranks) in ([1, 2], [1, 1])
     # the match ends within its limits: start-up, at most one move plus the bank, goodbyes
     assert elapsed < TC.startup_ms / 1000 + (TC.move_ms + TC.bank_ms) / 1000 + 3
+    assert surviving_children() == []
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_a_bot_that_never_says_ready_fails_alone(seat, random_bot):
+    """Each bot's handshake has its own deadline: the referee waiting out one bot's never-coming
+    ready must not fail the bots whose ready arrived meanwhile (they rank first, it ranks last)."""
+    bots = [random_bot] * 3
+    bots[seat] = load_bot(FIXTURES / "never_ready")
+    record = play_match("block", bots, seed=5, time_control=TC)
+    statuses = [s.status for s in record.statuses]
+    assert statuses == [HANDSHAKE_FAILED if i == seat else OK for i in range(3)], record.statuses
+    assert "no ready message within 5000 ms" in record.statuses[seat].reason
+    assert record.ranks == [3 if i == seat else 1 for i in range(3)]
     assert surviving_children() == []
 
 
