@@ -61,6 +61,8 @@ class Connection:
         self._poll = select.poll()  # a few fds: poll(2) is as quick as epoll and portable
         self._poll.register(self._out, select.POLLIN)
         self._poll.register(self._err, select.POLLIN)
+        self._peek = select.poll()  # stdout alone: is anything unread? (cheaper than a failing read)
+        self._peek.register(self._out, select.POLLIN)
         self._out_open = True
         self._err_open = True
         self._pending = b""
@@ -102,6 +104,7 @@ class Connection:
         elif fd == self._out and self._out_open:
             self._out_open = False
             self._poll.unregister(fd)
+            self._peek.unregister(fd)
 
     # ----- exchanges ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -190,6 +193,31 @@ class Connection:
                     if writing:
                         self._poll.unregister(self._in)
                     return frame
+
+    def unsolicited(self) -> str | None:
+        """What the bot sent that no request asked for, found without waiting: ``None`` if its
+        stdout holds nothing unread (the usual case: one read that finds the pipe empty), else a
+        few words saying what it is. Called just before a request is sent, when no answer is due."""
+        if self._out_open and self._peek.poll(0):
+            try:
+                data = os.read(self._out, _CHUNK)
+            except BlockingIOError:
+                data = None
+            except OSError:
+                data = b""
+            if data == b"":
+                self._close_fd(self._out)  # the next exchange says how the bot ended
+            elif data:
+                self._reader.feed(data)
+        if not self._reader.pending:
+            return None
+        try:
+            frame = self._reader.next_frame()
+        except FrameError as exc:
+            return f"bytes that are not a valid message ({exc})"
+        if frame is None:
+            return "the start of a message"
+        return f"a {frame['type']!r} message"
 
     def _next_frame(self) -> dict[str, Any] | None:
         try:

@@ -203,6 +203,11 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
          tc: TimeControl) -> tuple[str | None, float]:
     """One decision: the bot's action and the time it took, or ``None`` if the bot failed."""
     assert seat.conn is not None
+    early = seat.conn.unsolicited()  # SPEC.md §3: nothing may be sent when no answer is due
+    if early is not None:
+        seat.fail(PROTOCOL_ERROR, f"decision {decision}: sent {early} when no answer was due "
+                                  "(before this decision was asked; one answer per act)")
+        return None, 0.0
     message = {
         "type": "act", "decision": decision, "observation": observation, "legal": legal,
         "clock": {"move_ms": tc.move_ms, "bank_ms": int(seat.bank_ms)},
@@ -232,6 +237,11 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
         seat.fail(PROTOCOL_ERROR, f"decision {decision}: expected an 'action' message with a string "
                                   f"action, got type {reply['type']!r} with action {action!r}")
         return None, used_ms
+    echoed = reply.get("decision", decision)  # optional (SPEC.md §3): which act it answers
+    if echoed != decision or type(echoed) is not int:
+        seat.fail(PROTOCOL_ERROR, f"decision {decision}: answered decision {echoed!r} "
+                                  f"(a late answer to an earlier act, or one sent ahead)")
+        return None, used_ms
     if action not in legal:
         shown = action if len(action) <= 40 else action[:40] + "..."
         seat.fail(ILLEGAL_ACTION, f"decision {decision}: {shown!r} is not one of the legal "
@@ -245,6 +255,11 @@ def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:
     result = {"scores": list(state.scores())}
     for seat in seats:
         if seat.conn is not None and seat.status.status == OK:
+            early = seat.conn.unsolicited()
+            if early is not None:
+                seat.fail(PROTOCOL_ERROR, f"sent {early} when no answer was due (after its last "
+                                          "decision; one answer per act)")
+                continue
             seat.conn.send({"type": "end", "result": result})
             seat.conn.flush(time.monotonic() + GOODBYE_GRACE)
     for seat in seats:

@@ -34,6 +34,9 @@ EXPECTED = {
     "protocol_float":    (HANDSHAKE_FAILED, "protocol version 1.0"),
     "terminal_escapes":  (CRASH, "exited with code 1"),
     "never_ready":       (HANDSHAKE_FAILED, "no ready message within 5000 ms"),
+    "answers_early":     (PROTOCOL_ERROR, "sent a 'action' message when no answer was due"),
+    "answers_twice":     (PROTOCOL_ERROR, "sent a 'action' message when no answer was due"),
+    "wrong_decision":    (PROTOCOL_ERROR, "answered decision"),
 }
 
 
