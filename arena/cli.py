@@ -78,10 +78,10 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     if not game.min_players <= len(bot_paths) <= game.max_players:
         raise ArenaError(f"{game.name} needs {game.min_players} to {game.max_players} bots; "
                          f"got {len(bot_paths)}")
-    bots = [load_bot(p) for p in bot_paths]
+    limits = Limits.parse(limits_text) if limits_text else Limits()
+    bots = [load_bot(p, limits.folder_mb) for p in bot_paths]
     options = game.make_options(len(bots), parse_assignments(option_items))
     tc = _time_control(time_control)
-    limits = Limits.parse(limits_text) if limits_text else Limits()
     names = _seat_names(bots)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
@@ -127,10 +127,10 @@ def check(bot_path: str, game_name: str, matches: int, time_control: str | None,
     from arena.checker import check_bot
 
     game = get_game(game_name)
-    bot = load_bot(bot_path)
+    limits = Limits.parse(limits_text) if limits_text else Limits()
+    bot = load_bot(bot_path, limits.folder_mb)
     problems = check_bot(bot, game, matches=matches, time_control=_time_control(time_control),
-                         limits=Limits.parse(limits_text) if limits_text else Limits(),
-                         echo=click.echo)
+                         limits=limits, echo=click.echo)
     if problems:
         click.echo(f"\n{visible_line(bot.name)}: {len(problems)} problem(s) found:")
         for p in problems:

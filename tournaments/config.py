@@ -358,10 +358,11 @@ def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
     """Load every entrant's bot folder (globs expanded, sorted); names must be unique."""
     bots: list[BotSpec] = []
     origin: dict[str, str] = {}
+    folder_mb = config.sandbox_limits().folder_mb
     for i, ref in enumerate(config.entrants):
         for folder in _expand(ref.path, config.base_dir, i):
             try:
-                bot = load_bot(folder)
+                bot = load_bot(folder, folder_mb)
             except ArenaError as exc:
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
             if ref.name is not None:

@@ -347,8 +347,9 @@ def replay_match(output: str | Path, match_id: int) -> Replay:
         stored = store.record(match_id) if match_id in store.done_ids() else None
     warnings = []
     bots = []
+    folder_mb = config.sandbox_limits().folder_mb
     for e in entrants:
-        bot = load_bot(e.path)
+        bot = load_bot(e.path, folder_mb)
         if bot.name != e.name:
             bot = dataclasses.replace(bot, name=e.name)
         if bot.content_hash() != e.content_hash:

@@ -174,7 +174,7 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) 
                                    users.is_free if users.is_root() else None)
         folder = bot.path
         if user is not None and not files.readable_in_place(folder, user.uid):
-            stage = files.stage_bot(folder, user.uid)
+            stage = files.stage_bot(folder, user.uid, limits.folder_mb * MiB)
             folder = stage / "bot"
         sdk = files.sdk_dir()
         check_program(bot.command, folder, level,
