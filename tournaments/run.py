@@ -105,6 +105,7 @@ def schedule_hash(schedule: Schedule) -> str:
 def open_store(prepared: Prepared) -> tuple[Store, bool]:
     """The store of this tournament: created, or reopened after checking it is the same one."""
     path = store_path(prepared.output)
+    Store.check_intact(path)  # a damaged or foreign file: one line, and it is left untouched
     if Store.is_initialised(path):
         store = Store.open(path, write=True)
         try:
