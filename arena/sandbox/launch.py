@@ -141,6 +141,10 @@ class BotProcess:
         for folder in (self.scratch, self._stage):
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
+        if self.uid is not None and self.level != BWRAP and gone:
+            # no mount namespace: what the bot's user left in /tmp, /var/tmp, /dev/shm... goes now,
+            # so that nothing carries over to another match or bot (docs/sandbox.md, Levels)
+            users.remove_leftovers(self.uid)
         self._oom_kills = self._count_oom_kills()  # kept for explain(): the cgroup goes now
         if self.memory_cap is not None:
             self.memory_cap.remove()

@@ -248,6 +248,45 @@ def test_own_folder_is_read_only(level, spy, random_bot):
     assert status.stderr_tail.count("DENIED") == 3 and "DONE" not in status.stderr_tail
 
 
+def owned_by(uid: int) -> list[str]:
+    """What ``uid`` owns in the host's world-writable folders, and its System V IPC objects."""
+    found = []
+    for root in users.WORLD_WRITABLE:
+        for folder, dirs, names in os.walk(root):
+            for name in dirs + names:
+                path = os.path.join(folder, name)
+                try:
+                    if os.lstat(path).st_uid == uid:
+                        found.append(path)
+                except OSError:
+                    pass
+    for table in ("/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"):
+        try:
+            header, *rows = open(table).read().splitlines()
+        except OSError:
+            continue
+        col = header.split().index("uid")
+        found += [f"{table}: {row.split()[1]}" for row in rows if row.split()[col] == str(uid)]
+    return found
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_files_left_in_world_writable_folders_do_not_outlive_the_match(level, spy, random_bot):
+    """Without bubblewrap a bot writes to the host's /tmp, /var/tmp and /dev/shm (and makes
+    System V IPC objects): all it left there is removed after its match, so nothing carries over
+    to the next match or to another bot. Under bubblewrap they were its own tmpfs all along."""
+    status, record = play(spy, random_bot, "leaves_files", level)
+    finished_normally(record)
+    assert "WROTE /tmp/" in status.stderr_tail and "WROTE tree" in status.stderr_tail
+    assert "SHM -1" not in status.stderr_tail
+    [uid] = spy.uids()[:1] or [None]
+    if uid is not None:
+        assert owned_by(uid) == []
+    leftovers = [p for root in ("/tmp", "/var/tmp", "/dev/shm") for p in os.listdir(root)
+                 if p.startswith("arena-hostile-leftover-")]
+    assert leftovers == []
+
+
 def test_every_hostile_bot_is_tested():
     source = open(__file__, encoding="utf-8").read()
     for folder in HOSTILE.iterdir():
