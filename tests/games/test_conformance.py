@@ -62,6 +62,12 @@ SPECS: dict[str, Spec] = {
                                {"first_leader": "highest_double"}, {"hand_size": 7},
                                {"max_deals": 2}],
                   check_result=_block_check_result),
+    "thousand": Spec(option_sets=[{"max_deals": 6}, {"max_deals": 4, "dark_bidding": True, "redeal": True},
+                                  {"max_deals": 4, "must_overtake": True, "ace_marriage": True,
+                                   "golden_round": "forced120_double", "rospis_penalty": "bolt"},
+                                  {"max_deals": 3, "show_prikup_on_forced_100": True,
+                                   "rospis": False, "golden_round": "double"}],
+                     seeds=range(8)),
 }
 
 

@@ -38,7 +38,7 @@ def test_defaults_and_relative_paths(tmp_path: Path, bots: dict[str, Path]) -> N
     path = write_config(tmp_path / "cfg" / "mine.toml",
                         {"game": "block", "entrants": ["../bots/alpha", "../bots/b*"]})
     config = load_config(path)
-    assert config.name == "mine" and config.seed == 0 and config.workers == 0
+    assert config.name == "mine" and config.seed is None and config.workers == 0
     assert config.format.players == 2 and config.format.rounds == 1 and config.format.duplicate
     assert config.output_dir == tmp_path / "cfg" / "mine-results"
     assert [b.name for b in resolve_entrants(config)] == ["alpha", "beta"]
@@ -57,7 +57,7 @@ BAD = [
     ({"format": {"rounds": 0}}, "'format.rounds' must be at least 1"),
     ({"format": {"duplicate": 1}}, "'format.duplicate' must be true or false"),
     ({"format": {"type": "swiss"}}, "'format.type' is 'swiss'; known formats: round-robin, gauntlet"),
-    ({"format": {"players": 5}}, "'format.players' is 5; block is played by 2 to 4 players"),
+    ({"format": {"players": 5}}, "'format.players' is 5; block is played by 2, 3 or 4 players"),
     ({"format": {"type": "gauntlet"}}, "'format.candidates' must name at least one entrant"),
     ({"seed": 1.5}, "'seed' must be an integer, got float 1.5"),
     ({"workers": -1}, "'workers' must be 0 (one per core) or more"),
