@@ -291,6 +291,35 @@ def test_files_left_in_world_writable_folders_do_not_outlive_the_match(level, sp
     assert leftovers == []
 
 
+def _cpuset_available() -> bool:
+    from arena.sandbox.cgroups import CpuPin
+    pin = CpuPin.create(f"arena-test-{os.getpid()}", {0})
+    if pin is not None:
+        pin.remove()
+    return pin is not None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_pinned_bot_cannot_widen_its_cores(level, spy, random_bot):
+    """A bot started on core 0 (as a tournament worker pinned there starts it) asks for every
+    core with sched_setaffinity; its cpuset cgroup keeps it on core 0."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs two cores to pin to one")
+    if not IS_ROOT or not _cpuset_available():
+        pytest.skip("no cpuset cgroup the referee may create here (root, with cgroup v1 cpuset or "
+                    "v2 with cpuset delegated): docs/sandbox.md says what holds then")
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {0})
+    try:
+        status, record = play(spy, random_bot, "widens_affinity", level)
+    finally:
+        os.sched_setaffinity(0, before)
+    finished_normally(record)
+    assert "STARTED ON [0]" in status.stderr_tail, status.stderr_tail
+    assert "AFFINITY [0]\n" in status.stderr_tail, status.stderr_tail
+    assert all(p.cpu_pin is not None and not p.cpu_pin.folder.exists() for p in spy.processes)
+
+
 def test_every_hostile_bot_is_tested():
     source = open(__file__, encoding="utf-8").read()
     for folder in HOSTILE.iterdir():
