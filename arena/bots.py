@@ -120,11 +120,12 @@ def _read_file(top: Path, full: str, rel: str, budget: int, max_bytes: int) -> t
         os.close(fd)
 
 
-def _listing(top: Path, read: bool, max_bytes: int) -> Iterator[Entry]:
+def _listing(top: Path, read: bool, max_bytes: int, links_out: bool = False) -> Iterator[Entry]:
     """Every entry under ``top`` (``__pycache__`` folders left out) in a fixed order: in each
     folder its files and links by name, then its folders by name, each followed by its contents.
     Never follows a link; a FIFO, socket or device, an unreadable entry, or more than
-    ``max_bytes`` of files is a :class:`BotError` naming the entry. ``read``: load file bytes."""
+    ``max_bytes`` of files is a :class:`BotError` naming the entry, and so is a link out of
+    ``top`` unless ``links_out`` (the SDK's own files). ``read``: load file bytes."""
     used = 0
     stack: list[tuple[str, str]] = [(str(top), "")]
     while stack:
@@ -150,7 +151,8 @@ def _listing(top: Path, read: bool, max_bytes: int) -> Iterator[Entry]:
                 except OSError as exc:
                     raise _refuse(top, rel, f"cannot be read ({exc.strerror})") from None
                 inside = os.path.normpath(os.path.join(rel_dir, target))
-                if os.path.isabs(target) or inside == ".." or inside.startswith("../"):
+                if not links_out and (os.path.isabs(target) or inside == ".."
+                                      or inside.startswith("../")):
                     raise _refuse(top, rel, f"links to {target}, outside the bot folder; a bot "
                                             "folder's links must stay inside it (copy the file in "
                                             "instead)")
@@ -175,9 +177,10 @@ def _listing(top: Path, read: bool, max_bytes: int) -> Iterator[Entry]:
             yield Entry(rel, "dir", mode)
 
 
-def read_folder(top: Path | str, max_bytes: int = DEFAULT_FOLDER_MB * MiB) -> Iterator[Entry]:
+def read_folder(top: Path | str, max_bytes: int = DEFAULT_FOLDER_MB * MiB,
+                links_out: bool = False) -> Iterator[Entry]:
     """The entries of a bot folder with the bytes of its files (see :func:`_listing`)."""
-    return _listing(Path(top), True, max_bytes)
+    return _listing(Path(top), True, max_bytes, links_out)
 
 
 def check_folder(top: Path, max_bytes: int = DEFAULT_FOLDER_MB * MiB) -> None:

@@ -59,14 +59,14 @@ def temp_base() -> Path:
 
 
 def _copy_tree(source: Path, target: Path, dir_mode: int, file_mode: int, gid: int = -1,
-               max_bytes: int = SDK_BYTES) -> None:
+               max_bytes: int = SDK_BYTES, links_out: bool = False) -> None:
     """Copy files, folders and symlinks (a link is copied as the link it is, never followed: the
     copy runs as root) as :func:`arena.bots.read_folder` reads them: no FIFO is opened, nothing
     outside ``source`` is read, at most ``max_bytes`` of files (else :class:`BotError`). Modes are
     normalised: owner-executable files get ``x`` too."""
     target.mkdir(mode=0o700)
     folders = [target]
-    for entry in read_folder(source, max_bytes):
+    for entry in read_folder(source, max_bytes, links_out):
         dest = target / entry.rel
         if entry.kind == "dir":
             dest.mkdir(mode=0o700)
@@ -122,7 +122,7 @@ def sdk_dir() -> Path:
             sweep_stale()
             folder = Path(tempfile.mkdtemp(prefix=_prefix("sdk"), dir=temp_base()))
             for name, source in _PACKAGES.items():
-                _copy_tree(source, folder / name, 0o755, 0o644)
+                _copy_tree(source, folder / name, 0o755, 0o644, links_out=True)
             engines = folder / "arena"
             engines.mkdir(mode=0o755)
             for name in ENGINE_MODULES:
