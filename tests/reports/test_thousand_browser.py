@@ -60,11 +60,11 @@ def test_the_thousand_board(browser: Browser, site: Site) -> None:
     first_trick = types.index("trick")
     browser.open(page, f"#step={first_trick + 1}")
     assert browser.errors() == []
-    cards = browser.all(".th-hand .th-card")
+    cards = browser.all(".th-hand .pcard")
     assert cards, "the hands are drawn as cards"
-    symbols = {c.find_element("css selector", ".th-suit").text for c in cards}
+    symbols = {c.find_element("css selector", ".pcard-suit").text for c in cards}
     assert symbols <= set("♥♦♣♠") and symbols
-    red = [c for c in cards if "th-red" in c.get_attribute("class")]
+    red = [c for c in cards if "pcard-red" in c.get_attribute("class")]
     assert all(c.get_attribute("data-card")[1] in "HD" for c in red)
     assert browser.css(".th-auction table").is_displayed()
     assert browser.css(".th-prikup").is_displayed()
@@ -72,7 +72,7 @@ def test_the_thousand_board(browser: Browser, site: Site) -> None:
     assert browser.css(".th-trump").text.startswith("trump")
     browser.screenshot(shots / "thousand-trick.png")
     if any(e["type"] == "action" and e["action"].startswith("give ") for e in record.events):
-        assert browser.all(".th-given .th-card")
+        assert browser.all(".th-given .pcard")
     score_at = types.index("deal_score")
     browser.open(page, f"#step={score_at + 1}")
     assert browser.css(".th-dealscore table").is_displayed()

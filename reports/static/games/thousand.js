@@ -1,22 +1,12 @@
 /* Thousand for the replay viewer: every hand as playing cards, the auction as a table, the
  * prikup, the cards passed, the trick in the middle with its winner, the trump, and the score
  * sheet with bolt and barrel marks. Events and fields: docs/games/thousand.md §17.
- * Styles: games/thousand.css (loaded from beside this script).
+ * Cards: Arena.draw.card (draw.js); styles: games/thousand.css.
  */
 (function () {
   "use strict";
   var Arena = window.Arena;
   var h = Arena.h;
-
-  (function loadStyles() {
-    var me = document.currentScript && document.currentScript.src;
-    if (!me || document.querySelector("link[data-game-css='thousand']")) return;
-    var link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = me.replace(/\.js(\?.*)?$/, ".css");
-    link.setAttribute("data-game-css", "thousand");
-    document.head.appendChild(link);
-  })();
 
   var SYMBOL = { H: "♥", D: "♦", C: "♣", S: "♠" };
   var SUIT_NAME = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
@@ -24,18 +14,8 @@
 
   function rankText(r) { return r === "T" ? "10" : r; }
 
-  /* One card: the shared library's when there is one, else a small local one. */
-  function card(text, opts) {
-    opts = opts || {};
-    if (Arena.draw && Arena.draw.card) return Arena.draw.card(text, opts);
-    var r = text.charAt(0), s = text.charAt(1);
-    var red = s === "H" || s === "D";
-    return h("span", {
-      class: "th-card " + (red ? "th-red" : "th-black") + (opts.cls ? " " + opts.cls : ""),
-      "data-card": text, title: rankText(r) + " of " + SUIT_NAME[s], role: "img",
-      "aria-label": rankText(r) + " of " + SUIT_NAME[s],
-    }, [h("span", { class: "th-rank", text: rankText(r) }), h("span", { class: "th-suit", text: SYMBOL[s] })]);
-  }
+  /* One card, drawn by the shared library (draw.js). */
+  function card(text, opts) { return Arena.draw.card(text, opts); }
 
   function sortCards(cards) {
     var suits = "HDCS";
@@ -219,7 +199,7 @@
         ]));
       }
       info.push(h("span", { class: "th-trump" }, ["trump: ", state.trump
-        ? h("span", { class: "th-trump-suit " + (state.trump === "H" || state.trump === "D" ? "th-red" : "th-black"),
+        ? h("span", { class: "th-trump-suit " + (state.trump === "H" || state.trump === "D" ? "pcard-red" : "pcard-black"),
                       text: SYMBOL[state.trump] + " " + SUIT_NAME[state.trump] })
         : h("span", { class: "muted", text: "none" })]));
       kids.push(h("div", { class: "th-info" }, info));
