@@ -129,7 +129,7 @@ def sdk_dir() -> Path:
                 shutil.copyfile(_ARENA / name, engines / name)
                 os.chmod(engines / name, 0o644)
             for name in ENGINE_PACKAGES:
-                _copy_tree(_ARENA / name, engines / name, 0o755, 0o644)
+                _copy_tree(_ARENA / name, engines / name, 0o755, 0o644, links_out=True)
             _compile(folder)
             os.chmod(folder, 0o755)
             owner = os.getpid()

@@ -140,14 +140,15 @@ def test_staging_copies_links_as_links_and_never_opens_a_fifo(tmp_path):
     finally:
         shutil.rmtree(stage)
     os.mkfifo(folder / "pipe")
-    before = set(files.temp_base().glob("arena-stage-*"))
+    ours = f"arena-stage-{os.getpid()}-*"                # other referees may stage meanwhile
+    before = set(files.temp_base().glob(ours))
     with pytest.raises(OSError, match="'pipe' is a FIFO"):
         files.stage_bot(folder, os.getgid())
     with pytest.raises(OSError, match="over 1 MiB"):
         (folder / "pipe").unlink()
         (folder / "model.bin").write_bytes(b"x" * (2 * MiB))
         files.stage_bot(folder, os.getgid(), 1 * MiB)
-    assert set(files.temp_base().glob("arena-stage-*")) == before  # nothing left behind
+    assert set(files.temp_base().glob(ours)) == before  # nothing left behind
 
 
 @pytest.mark.skipif(not IS_ROOT, reason="a staged copy is made for a bot user: needs root")
