@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots import BotSpec, load_bot
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotError
 from arena.game import SEED_BITS
 from arena.games import get_game
 from arena.record import MatchRecord
@@ -301,7 +301,12 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         with contextlib.suppress(Exception):
             store.end_run(run_id, outcome)
     for entrant, bot in zip(prepared.entrants, prepared.bots):
-        if played and bot.content_hash() != entrant.content_hash:
+        try:
+            changed = played and bot.content_hash() != entrant.content_hash
+        except BotError as exc:  # it now holds something a bot folder may not (docs/sandbox.md)
+            say(f"warning: entrant {entrant.name!r}: {exc}")
+            changed = bool(played)
+        if changed:
             say(f"warning: entrant {entrant.name!r} ({entrant.path}) changed its folder during the "
                 "run: its matches may not be independent of each other, and the run cannot resume "
                 "until the folder is restored")
