@@ -215,6 +215,8 @@ def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -
         raise BotError(f"{manifest}: is a link; the manifest must be a plain file")
     if not manifest.is_file():
         raise BotError(f"bot folder {str(path)!r} has no {MANIFEST} manifest")
+    if manifest.stat().st_size > MANIFEST_BYTES:
+        raise BotError(f"{manifest}: over {MANIFEST_BYTES // MiB} MiB; a manifest is a few lines")
     text, _ = _read_file(folder, str(manifest), MANIFEST, MANIFEST_BYTES, MANIFEST_BYTES)
     try:
         data = tomllib.loads(text.decode("utf-8"))
