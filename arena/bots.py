@@ -196,10 +196,10 @@ def folder_hash(path: Path, max_bytes: int = DEFAULT_FOLDER_MB * MiB) -> str:
     digest = hashlib.sha256()
     for entry in read_folder(path, max_bytes):
         if entry.kind == "file":
-            digest.update(entry.rel.encode() + b"\0")
+            digest.update(os.fsencode(entry.rel) + b"\0")
             digest.update(entry.data + b"\0")
         elif entry.kind == "link":
-            digest.update(entry.rel.encode() + b"\0\x01link\x01" + os.fsencode(entry.link) + b"\0")
+            digest.update(os.fsencode(entry.rel) + b"\0\x01link\x01" + os.fsencode(entry.link) + b"\0")
     return digest.hexdigest()
 
 

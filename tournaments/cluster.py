@@ -112,11 +112,11 @@ def pack_folder(folder: str | os.PathLike[str], max_bytes: int = DEFAULT_FOLDER_
                 if entry.kind == "dir":
                     add(entry.rel, tarfile.DIRTYPE, 0o755)
                 elif entry.kind == "link":  # read_folder refuses one that leaves the folder
-                    digest.update(entry.rel.encode() + b"\0\x01link\x01"
+                    digest.update(os.fsencode(entry.rel) + b"\0\x01link\x01"
                                   + os.fsencode(entry.link) + b"\0")
                     add(entry.rel, tarfile.SYMTYPE, 0o777, link=entry.link)
                 else:
-                    digest.update(entry.rel.encode() + b"\0")
+                    digest.update(os.fsencode(entry.rel) + b"\0")
                     digest.update(entry.data + b"\0")
                     add(entry.rel, tarfile.REGTYPE, _file_mode(entry.mode), entry.data)
         except BotError as exc:

@@ -118,6 +118,19 @@ def test_a_link_inside_the_folder_is_kept_never_followed_even_if_it_leads_nowher
     assert bot.content_hash() != digest                 # where a link points is part of the hash
 
 
+def test_a_file_name_that_is_not_utf8_is_hashed_and_staged(tmp_path):
+    folder = random_copy(tmp_path)
+    with open(os.path.join(os.fsencode(folder), b"data-\xff.bin"), "wb") as f:
+        f.write(b"weights")
+    bot = load_bot(folder)
+    assert len(bot.content_hash()) == 64
+    stage = files.stage_bot(folder, os.getgid())
+    try:
+        assert os.path.exists(os.path.join(os.fsencode(stage), b"bot", b"data-\xff.bin"))
+    finally:
+        shutil.rmtree(stage)
+
+
 def test_a_manifest_that_is_a_link_is_refused(tmp_path):
     folder = random_copy(tmp_path)
     (folder / "bot.toml").unlink()
