@@ -91,6 +91,7 @@ def test_command_that_does_not_exist(tmp_path):
     assert "command 'no-such-interpreter' was not found on PATH" in result.output
 
 
+@pytest.mark.slow
 def test_check_passes_a_good_bot_in_every_seat_of_every_player_count():
     result = invoke("check", RANDOM, "--game", "block")
     assert result.exit_code == 0, result.output
@@ -100,6 +101,7 @@ def test_check_passes_a_good_bot_in_every_seat_of_every_player_count():
             assert f"{n} players, seat {seat}, default options" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("when, failing", [
     ("seat=1", ["2 players, seat 1", "3 players, seat 1", "4 players, seat 1"]),
     ("players=3", ["3 players, seat 0", "3 players, seat 1", "3 players, seat 2"]),
@@ -117,6 +119,7 @@ def test_check_catches_a_bot_that_fails_in_one_seat_or_player_count(tmp_path, wh
         assert "crash" in problems and "this bot breaks when" in problems
 
 
+@pytest.mark.slow
 def test_check_under_a_tournament_config(tmp_path):
     config = tmp_path / "league.toml"
     config.write_text('game = "block"\nentrants = ["a", "b"]\n[options]\ntarget = 20\n'
@@ -128,12 +131,14 @@ def test_check_under_a_tournament_config(tmp_path):
     assert "2 players" not in result.output.split("\n", 1)[1]
 
 
+@pytest.mark.slow
 def test_check_takes_options_like_play():
     result = invoke("check", RANDOM, "--game", "block", "-o", "single_deal=true")
     assert result.exit_code == 0, result.output
     assert "single_deal=true" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fixture, words", [
     ("illegal_action", "illegal action: decision "),
     ("wrong_version", "handshake failed: speaks protocol version 2"),
