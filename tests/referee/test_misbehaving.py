@@ -97,6 +97,7 @@ def replay(record):
     return state
 
 
+@pytest.mark.slow  # each match waits out the full start-up time (5 s)
 @pytest.mark.parametrize("seat", [0, 1, 2])
 def test_a_bot_that_never_says_ready_fails_alone(seat, random_bot):
     """Each bot's handshake has its own deadline: the referee waiting out one bot's never-coming

@@ -164,6 +164,8 @@ def test_staging_copies_links_as_links_and_never_opens_a_fifo(tmp_path):
     assert set(files.temp_base().glob(ours)) == before  # nothing left behind
 
 
+@pytest.mark.slow
+@pytest.mark.root
 @pytest.mark.skipif(not IS_ROOT, reason="a staged copy is made for a bot user: needs root")
 def test_a_bot_with_a_link_leading_nowhere_plays_from_its_staged_copy(tmp_path, random_bot):
     folder = random_copy(tmp_path)
@@ -195,16 +197,19 @@ def assert_refused(result: subprocess.CompletedProcess, words: str) -> None:
     assert "Traceback" not in result.stderr and "result:" not in result.stdout
 
 
+@pytest.mark.slow  # a child process running the command
 def test_arena_play_refuses_a_bad_folder(bad_bot, tmp_path):
     folder, words = bad_bot
     assert_refused(run_arena("play", "block", str(folder), str(BOTS / "random"), cwd=tmp_path), words)
 
 
+@pytest.mark.slow  # a child process running the command
 def test_arena_check_refuses_a_bad_folder(bad_bot, tmp_path):
     folder, words = bad_bot
     assert_refused(run_arena("check", str(folder), "--game", "block", cwd=tmp_path), words)
 
 
+@pytest.mark.slow  # a child process running the command
 def test_arena_tournament_run_refuses_a_bad_folder_before_any_match(bad_bot, tmp_path):
     folder, words = bad_bot
     config = tmp_path / "t.toml"
@@ -215,6 +220,7 @@ def test_arena_tournament_run_refuses_a_bad_folder_before_any_match(bad_bot, tmp
     assert not (tmp_path / "out" / "tournament.sqlite").exists()
 
 
+@pytest.mark.slow  # a child process running the command
 def test_the_folder_limit_is_set_with_limits_and_in_a_tournament(tmp_path):
     folder = random_copy(tmp_path)
     (folder / "model.bin").write_bytes(b"x" * (2 * MiB))

@@ -21,6 +21,7 @@ from tournaments.store import STORE_NAME
 from .conftest import small_config, write_config
 
 COMMAND_SECONDS = 120
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]  # a real tournament, then the commands
 
 
 def run_arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
