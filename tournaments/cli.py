@@ -19,7 +19,7 @@ from reports import render_site
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.run import RunResult, prepare, replay_match, run_tournament
-from tournaments.store import Store
+from tournaments.store import Store, store_path
 
 DEMO_OUTPUT = "arena-demo"
 DEMO_GAME = "block"
@@ -151,6 +151,7 @@ def _stored_count(output: Path) -> int:
 
 
 def _print_ratings(output: Path) -> None:
+    Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     with Store.open(output) as store:
         config = store.config()
         ratings = compute_ratings(store)

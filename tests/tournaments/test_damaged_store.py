@@ -107,13 +107,15 @@ def test_a_damaged_or_foreign_store_is_one_line_and_left_untouched(damage, tourn
     spoil, words = DAMAGE[damage]
     spoil(store)
     before = fingerprint(store)
-    result = run_arena("tournament", "run", str(config), "-q", "-w", "1", cwd=tmp_path)
-    assert result.returncode == 2, result.stdout + result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("arena: error: "), result.stderr
-    assert words in lines[0] and str(store) in lines[0], lines[0]
-    assert "Traceback" not in result.stderr
-    assert fingerprint(store) == before
+    for command in (["tournament", "run", str(config), "-q", "-w", "1"],
+                    ["ratings", str(store.parent)], ["report", str(store.parent)]):
+        result = run_arena(*command, cwd=tmp_path)
+        assert result.returncode == 2, command + [result.stdout + result.stderr]
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("arena: error: "), result.stderr
+        assert words in lines[0] and str(store) in lines[0], (command, lines[0])
+        assert "Traceback" not in result.stderr
+        assert fingerprint(store) == before
     if damage == "foreign_sqlite":
         conn = sqlite3.connect(f"{store.as_uri()}?mode=ro", uri=True)
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
