@@ -4,8 +4,9 @@ from __future__ import annotations
 from arena.errors import UnknownGameError
 from arena.game import Game
 from arena.games.block import Block
+from arena.games.dice_1000 import Dice1000
 
-GAMES: dict[str, Game] = {game.name: game for game in (Block(),)}
+GAMES: dict[str, Game] = {game.name: game for game in (Block(), Dice1000())}
 
 
 def get_game(name: str) -> Game:
