@@ -80,7 +80,19 @@ def _block_spec() -> Spec:
         has_hidden=has_hidden, check_result=check_result, max_decisions=5_000)
 
 
-SPECS: dict[str, Spec] = {"block": _block_spec()}
+def _dice_1000_spec() -> Spec:
+    def check_result(state, result):
+        capped = any(e["type"] == "capped" for e in state.events)
+        assert capped or max(result.scores) >= 1000
+
+    return Spec(
+        option_sets=[{}, {"variant": "B75_850"}, {"barrel": "open"}, {"barrel": "none", "straights": True},
+                     {"bolt_streak": "consecutive", "bolts_when_restricted": True, "floor_at_zero": False},
+                     {"max_rounds": 3}],
+        perfect_information=True, check_result=check_result, max_decisions=20_000)
+
+
+SPECS: dict[str, Spec] = {"block": _block_spec(), "dice-1000": _dice_1000_spec()}
 
 
 def spec_for(name: str) -> Spec:

@@ -81,7 +81,7 @@ class Dice1000Options:
         "choices": ("cumulative", "consecutive")})
     floor_at_zero: bool = field(default=True, metadata={
         "doc": "A score below 0 after a turn becomes 0 (§5 step 4, D-8)."})
-    barrel: str = field(default="points", metadata={
+    barrel: str | None = field(default="points", metadata={
         "doc": "Barrel type: 'points' (banks reaching barrel_threshold are set to it; win from it "
                "in one turn; attempts and falls), 'entry_reset' (as points, but a player knocked "
                "off goes back to their entry score), 'open' (exactly 1000 to win; passing it "
@@ -106,6 +106,8 @@ class Dice1000Options:
                "equal scores sharing a rank. Real play never gets near the default (§9)."})
 
     def __post_init__(self) -> None:
+        if self.barrel is None:  # the command line's 'none' arrives as None
+            object.__setattr__(self, "barrel", "none")
         check_all_choices(self)
         # 'none' on the command line arrives as None: no pits
         object.__setattr__(self, "pits", () if self.pits is None else parse_pits(self.pits))
