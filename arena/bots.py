@@ -22,6 +22,7 @@ from pathlib import Path
 from arena.errors import BotError
 
 MANIFEST = "bot.toml"
+BUNDLED_BOTS = Path(__file__).resolve().parent.parent / "bots"  # the one list of bundled bots
 _KNOWN_KEYS = {"name", "command", "description", "games"}
 
 
@@ -86,6 +87,19 @@ def load_bot(path: str | os.PathLike[str]) -> BotSpec:
                    description=str(data.get("description", "")), games=tuple(games))
     check_command(spec)
     return spec
+
+
+def bundled_bot(name: str) -> BotSpec:
+    """The bundled bot in ``bots/<name>``."""
+    return load_bot(BUNDLED_BOTS / name)
+
+
+def bundled_bots(game: str | None = None) -> list[BotSpec]:
+    """The bundled bots (sorted by folder), only those that play ``game`` when it is given."""
+    folders = sorted(p for p in BUNDLED_BOTS.iterdir() if (p / MANIFEST).is_file()) \
+        if BUNDLED_BOTS.is_dir() else []
+    bots = [load_bot(f) for f in folders]
+    return [b for b in bots if game is None or not b.games or game in b.games]
 
 
 def check_command(spec: BotSpec) -> None:

@@ -1,45 +1,87 @@
-"""``arena check``: what a student runs before submitting a bot."""
+"""``arena check``: what a student runs before submitting a bot.
+
+The bot plays a whole match against the random bot in every seat of every player count the game
+allows (or of the one count a tournament config sets), under the options, time control and
+limits it will meet, and every problem is reported with the seat, the player count and the
+options where it happened.
+"""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from arena.bots import BotSpec, load_bot
+from arena.bots import BotSpec, bundled_bot
 from arena.game import Game
-from arena.record import OK
+from arena.options import options_to_dict
+from arena.record import CRASH, HANDSHAKE_FAILED, OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
 
 RANDOM_BOT = "random"
+FIRST_SEED = 1000
 
 
-def check_bot(bot: BotSpec, game: Game, matches: int, time_control: TimeControl,
-              limits: Limits, echo: Callable[[str], None]) -> list[str]:
-    """Play ``matches`` whole matches against the random bot, in every seat; list the problems."""
-    from arena.cli import BUNDLED_BOTS
+@dataclass(frozen=True)
+class CheckPlan:
+    """What to check: the game, its option values, the player counts, the clock and the limits."""
 
-    opponent = load_bot(BUNDLED_BOTS / RANDOM_BOT)
+    game: Game
+    option_values: dict[str, Any]
+    player_counts: Sequence[int]
+    time_control: TimeControl
+    limits: Limits
+    matches_per_seat: int = 1
+
+    def options_text(self, n: int) -> str:
+        """The options a person set, as ``key=value`` text (the rest are the game's defaults)."""
+        if not self.option_values:
+            return "default options"
+        return ", ".join(f"{k}={v}" for k, v in self.option_values.items())
+
+
+def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> list[str]:
+    """Play the plan's matches against the random bot; list the problems found."""
+    game = plan.game
     if bot.games and game.name not in bot.games:
         return [f"its manifest lists the games {list(bot.games)}, not {game.name!r}"]
+    opponent = bundled_bot(RANDOM_BOT)
     problems: list[str] = []
-    player_counts = sorted({game.min_players, game.max_players})
-    for i in range(matches):
-        n = player_counts[i % len(player_counts)]
-        seat = i % n
-        bots = [opponent] * n
-        bots[seat] = bot
-        record = play_match(game, bots, seed=1000 + i, time_control=time_control, limits=limits)
-        st = record.statuses[seat]
-        label = f"match {i + 1}/{matches} ({n} players, seat {seat}, seed {1000 + i})"
-        if st.status == OK:
-            echo(f"{label}: ok, {len(record.decisions)} decisions, rank {record.ranks[seat]} of {n}, "
-                 f"{st.time_ms:.0f} ms thinking")
-            continue
-        echo(f"{label}: {st.status}")
-        problem = f"{label}: {st.status.replace('_', ' ')}: {st.reason}"
-        tail = st.stderr_tail.strip().splitlines()[-3:]
-        if tail:
-            problem += "\n      last lines of its stderr: " + " | ".join(tail)
-        problems.append(problem)
-        if st.status in ("handshake_failed", "crash") and not record.decisions:
-            break  # it never got going; more matches would say the same
+    seed = FIRST_SEED
+    for n in plan.player_counts:
+        options = game.make_options(n, plan.option_values)
+        for seat in range(n):
+            for _ in range(plan.matches_per_seat):
+                seed += 1
+                bots = [opponent] * n
+                bots[seat] = bot
+                record = play_match(game, bots, options=options, seed=seed,
+                                    time_control=plan.time_control, limits=plan.limits)
+                st = record.statuses[seat]
+                own = sum(1 for d in record.decisions if d["seat"] == seat)
+                label = (f"{n} players, seat {seat}, {plan.options_text(n)}, seed {seed}")
+                if st.status == OK:
+                    echo(f"{label}: ok, {own} decisions of its own, rank {record.ranks[seat]} "
+                         f"of {n}, {st.time_ms:.0f} ms thinking")
+                    continue
+                echo(f"{label}: {st.status} after {own} decisions of its own")
+                problem = f"{label}: {st.status.replace('_', ' ')}: {st.reason}"
+                tail = st.stderr_tail.strip().splitlines()[-5:]
+                if tail:
+                    problem += "\n      last lines of its stderr:\n" + "\n".join(
+                        f"        {line}" for line in tail)
+                problems.append(problem)
+                if st.status in (HANDSHAKE_FAILED, CRASH) and not record.decisions and seat == 0:
+                    return problems  # it never got going; more matches would say the same
     return problems
+
+
+def describe_plan(plan: CheckPlan) -> str:
+    """One line saying what will be checked."""
+    counts = ", ".join(map(str, plan.player_counts))
+    seats = sum(plan.player_counts) * plan.matches_per_seat
+    resolved = options_to_dict(plan.game.make_options(plan.player_counts[0], plan.option_values))
+    shown = {k: v for k, v in resolved.items() if k != "num_players"}
+    return (f"checking against the random bot: {plan.game.name}, {counts} players, every seat "
+            f"({seats} matches); options {shown}; time control {plan.time_control.move_ms} ms a "
+            f"move + {plan.time_control.bank_ms} ms bank")

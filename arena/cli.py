@@ -1,21 +1,25 @@
-"""The ``arena`` command: thin click commands that parse, call and print."""
+"""The ``arena`` command: thin click commands that parse, call and print.
+
+This module builds the whole CLI: its own commands and those of the tournaments and reports
+packages, added at the end.
+"""
 from __future__ import annotations
 
 import dataclasses
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from arena.bots import load_bot
 from arena.errors import ArenaError
+from arena.game import Game
 from arena.games import GAMES, get_game
 from arena.options import field_choices, field_doc, option_fields, parse_assignments
 from arena.record import OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
-
-BUNDLED_BOTS = Path(__file__).resolve().parent.parent / "bots"
 
 
 class ArenaGroup(click.Group):
@@ -36,20 +40,71 @@ def cli() -> None:
 
 
 @cli.command()
-def games() -> None:
-    """List the games, their player counts and their rule options."""
-    for game in GAMES.values():
-        click.echo(f"{game.name}: {game.title}, {game.min_players}-{game.max_players} players "
-                   f"(rules: {game.rules_doc})")
-        for f in option_fields(game.Options):
-            if f.name == "num_players":
-                continue
-            default = f.default if f.default is not dataclasses.MISSING else None
-            shown = "depends on players" if default is None else repr(default)
-            choices = field_choices(f)
-            extra = f"; one of {', '.join(map(repr, choices))}" if choices else ""
-            click.echo(f"  {f.name} (default {shown}{extra})")
-            click.echo(f"      {field_doc(f)}")
+@click.argument("game_name", metavar="[GAME]", required=False)
+def games(game_name: str | None) -> None:
+    """List the games: player counts, what kind of game each is, and every rule option."""
+    for game in ([get_game(game_name)] if game_name else GAMES.values()):
+        click.echo("\n".join(describe_game(game)))
+
+
+def describe_game(game: Game) -> list[str]:
+    """What ``arena games`` prints for one game."""
+    default = game.make_options(game.default_players)
+    kind = [("hidden information" if game.hidden_information else "no hidden information"),
+            ("chance" if game.chance else "no chance"),
+            ("can be drawn" if game.can_draw else "cannot be drawn")]
+    lines = [f"{game.name}: {game.title} (rules: {game.rules_doc})",
+             f"  players: {game.players_text()} (default {game.default_players}); "
+             + "; ".join(kind)
+             + f"; a match lasts at most {game.length_cap(default)} {game.length_unit}"]
+    preset_field = getattr(game.Options, "PRESET_FIELD", None)
+    for f in option_fields(game.Options):
+        if f.name == "num_players":
+            continue
+        choices = field_choices(f)
+        extra = f"; one of {', '.join(_show(f, c) for c in choices)}" if choices else ""
+        syntax = f.metadata.get("syntax")
+        if syntax:
+            extra += f"; written like {syntax}"
+        lines.append(f"  {f.name} (default {_defaults(game, f)}{extra})")
+        lines.append(f"      {field_doc(f)}")
+        if f.name == preset_field:
+            for name, values in game.Options.PRESETS.items():
+                shown = ", ".join(f"{k}={_show_value(v)}" for k, v in values.items()) or "the defaults"
+                lines.append(f"      {name}: {shown}")
+    return lines
+
+
+def _defaults(game: Game, f: dataclasses.Field) -> str:
+    """The default of an option, per player count when it depends on it."""
+    by_count: dict[str, list[int]] = {}
+    for n in sorted(game.player_counts):
+        by_count.setdefault(_show(f, getattr(game.make_options(n), f.name)), []).append(n)
+    if len(by_count) == 1:
+        text = next(iter(by_count))
+    else:
+        text = ", ".join(f"{v} with {_counts(ns)} players" for v, ns in by_count.items())
+    rule = f.metadata.get("default_doc")
+    return f"{text}: {rule}" if rule else text
+
+
+def _counts(ns: list[int]) -> str:
+    if len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]}-{ns[-1]}"
+    return " or ".join(map(str, ns))
+
+
+def _show(f: dataclasses.Field, value: Any) -> str:
+    show = f.metadata.get("show")
+    return show(value) if show is not None else _show_value(value)
+
+
+def _show_value(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _time_control(text: str | None) -> TimeControl:
@@ -74,9 +129,9 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
          quiet: bool) -> None:
     """Play one match of GAME between the bots in the given folders; print it move by move."""
     game = get_game(game_name)
-    if not game.min_players <= len(bot_paths) <= game.max_players:
-        raise ArenaError(f"{game.name} needs {game.min_players} to {game.max_players} bots; "
-                         f"got {len(bot_paths)}")
+    if len(bot_paths) not in game.player_counts:
+        raise ArenaError(f"{game.name} is played by {game.players_text()} players; "
+                         f"got {len(bot_paths)} bots")
     bots = [load_bot(p) for p in bot_paths]
     options = game.make_options(len(bots), parse_assignments(option_items))
     tc = _time_control(time_control)
@@ -116,20 +171,48 @@ def _print_result(record, names: list[str]) -> None:
 
 @cli.command()
 @click.argument("bot_path", metavar="BOT")
-@click.option("--game", "game_name", required=True, help="The game the bot plays.")
-@click.option("--matches", default=4, show_default=True, help="Whole matches to play against the random bot.")
+@click.option("--game", "game_name", help="The game the bot plays (or take it from --config).")
+@click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
+              help="A rule option (repeatable), as for `arena play`.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="A tournament TOML: check under exactly its game, options, player count, time "
+                   "control and limits.")
+@click.option("--matches-per-seat", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Whole matches against the random bot in each seat of each player count.")
 @click.option("--time-control", "-t", metavar="MOVE+BANK", help="As for `arena play`.")
 @click.option("--limits", "limits_text", metavar="KEY=VALUE,...", help="As for `arena play`.")
-def check(bot_path: str, game_name: str, matches: int, time_control: str | None,
+def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
+          config_path: str | None, matches_per_seat: int, time_control: str | None,
           limits_text: str | None) -> None:
-    """Check a bot before submitting it: the handshake and whole matches against the random bot."""
-    from arena.checker import check_bot
+    """Check a bot before submitting it: whole matches against the random bot in every seat."""
+    from arena.checker import CheckPlan, check_bot, describe_plan
+    from tournaments.config import load_config
 
-    game = get_game(game_name)
+    values = parse_assignments(option_items)
+    if config_path is not None:
+        config = load_config(config_path)
+        if game_name is not None and game_name != config.game:
+            raise ArenaError(f"--game {game_name} but {config_path} is a {config.game} tournament")
+        game = get_game(config.game)
+        plan = CheckPlan(game, {**config.options, **values}, [config.format.players],
+                         config.time_control,
+                         Limits.from_mapping(config.limits) if config.limits else Limits(),
+                         matches_per_seat)
+    elif game_name is None:
+        raise ArenaError("say which game the bot plays: --game GAME (or --config TOURNAMENT.toml)")
+    else:
+        game = get_game(game_name)
+        plan = CheckPlan(game, values, sorted(game.player_counts), _time_control(time_control),
+                         Limits.parse(limits_text) if limits_text else Limits(), matches_per_seat)
+    if config_path is not None and (time_control or limits_text):
+        plan = dataclasses.replace(
+            plan, time_control=_time_control(time_control) if time_control else plan.time_control,
+            limits=Limits.parse(limits_text, plan.limits) if limits_text else plan.limits)
+    for n in plan.player_counts:
+        game.make_options(n, plan.option_values)  # a bad option is one line, before any match
     bot = load_bot(bot_path)
-    problems = check_bot(bot, game, matches=matches, time_control=_time_control(time_control),
-                         limits=Limits.parse(limits_text) if limits_text else Limits(),
-                         echo=click.echo)
+    click.echo(describe_plan(plan))
+    problems = check_bot(bot, plan, echo=click.echo)
     if problems:
         click.echo(f"\n{bot.name}: {len(problems)} problem(s) found:")
         for p in problems:
@@ -139,14 +222,12 @@ def check(bot_path: str, game_name: str, matches: int, time_control: str | None,
 
 
 def _register_extensions() -> None:
-    """Commands of the tournaments and reports packages."""
-    for module in ("tournaments.cli", "reports.cli"):
-        try:
-            mod = __import__(module, fromlist=["COMMANDS"])
-        except ImportError:
-            continue
-        for command in getattr(mod, "COMMANDS", []):
-            cli.add_command(command)
+    """The commands of the tournaments and reports packages join the main group."""
+    from reports.cli import COMMANDS as report_commands
+    from tournaments.cli import COMMANDS as tournament_commands
+
+    for command in [*tournament_commands, *report_commands]:
+        cli.add_command(command)
 
 
 _register_extensions()

@@ -160,6 +160,17 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def parse_assignments(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """Parse ``["target=61", "first_leader=lottery"]`` into a mapping; complain about bad forms."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {item!r} is not of the form key=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
 def options_from_dict(game: Any, data: dict[str, Any]) -> Any:
     """The options object of ``game`` from a record's, a hello's or the store's resolved values
     (a preset named there sets nothing that the other values do not set again)."""

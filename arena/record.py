@@ -6,7 +6,7 @@ import zlib
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-RECORD_FORMAT = "arena-match/1"
+RECORD_FORMAT = "arena-match/2"  # 2: named chance streams (docs/match-record.md)
 
 # Seat statuses (SPEC.md §7). Everything but OK loses the match.
 OK = "ok"

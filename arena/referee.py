@@ -101,9 +101,9 @@ def play_match(
     fresh for every match).
     """
     game = get_game(game) if isinstance(game, str) else game
-    if not game.min_players <= len(bots) <= game.max_players:
-        raise ArenaError(f"{game.name} is played by {game.min_players} to {game.max_players} "
-                         f"players; got {len(bots)} bots")
+    if len(bots) not in game.player_counts:
+        raise ArenaError(f"{game.name} is played by {game.players_text()} players; "
+                         f"got {len(bots)} bots")
     if not isinstance(options, game.Options):
         options = game.make_options(len(bots), options)
     if options.num_players != len(bots):

@@ -11,22 +11,18 @@ from typing import Any
 
 import click
 
-from arena.bots import MANIFEST, load_bot
+from arena.bots import bundled_bots
 from arena.errors import ArenaError
+from arena.games import GAMES, get_game
 from reports import render_site
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.run import RunResult, prepare, replay_match, run_tournament
 from tournaments.store import Store
 
-BUNDLED_BOTS = Path(__file__).resolve().parents[1] / "bots"
 DEMO_OUTPUT = "arena-demo"
-DEMO_DEFAULTS: dict[str, Any] = {
-    "name": "Demo: the bundled bots",
-    "game": "block",
-    "seed": 1,
-    "format": {"type": ROUND_ROBIN, "players": 2, "rounds": 4, "duplicate": True},
-}
+DEMO_GAME = "block"
+DEMO_ROUNDS = 4
 
 
 @click.group("tournament")
@@ -82,26 +78,36 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
 
 
 @click.command("demo")
-@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path),
-              default=Path(DEMO_OUTPUT), show_default=True, help="Output folder.")
+@click.option("--game", "game_name", default=DEMO_GAME, show_default=True,
+              type=click.Choice(sorted(GAMES)), help="The game to play.")
+@click.option("--output", "output", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help=f"Output folder (default: {DEMO_OUTPUT}, or {DEMO_OUTPUT}-GAME "
+                                 "for another game).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Matches played at once (default: one per core).")
-def demo_command(output: Path, workers: int | None) -> None:
-    """A small round-robin of the bundled bots; prints where the results are."""
-    _run(demo_config(), workers, output, quiet=False)
+def demo_command(game_name: str, output: Path | None, workers: int | None) -> None:
+    """A small round-robin of the bundled bots of a game; prints where the results are."""
+    if output is None:
+        output = Path(DEMO_OUTPUT if game_name == DEMO_GAME else f"{DEMO_OUTPUT}-{game_name}")
+    _run(demo_config(game_name), workers, output, quiet=False)
     click.echo(f"see the leaderboard again with: arena ratings {output}")
 
 
-def demo_config(bots_dir: Path = BUNDLED_BOTS) -> TournamentConfig:
-    """The demo's embedded config: every bundled bot (one alone plays a copy of itself)."""
-    folders = sorted(p for p in bots_dir.iterdir() if (p / MANIFEST).is_file()) \
-        if bots_dir.is_dir() else []
-    if not folders:
-        raise ArenaError(f"no bundled bots found in {bots_dir}")
-    entrants: list[Any] = [str(f) for f in folders]
-    if len(folders) == 1:
-        entrants.append({"path": str(folders[0]), "name": f"{load_bot(folders[0]).name}-2"})
-    return parse_config({**DEMO_DEFAULTS, "entrants": entrants}, base_dir=Path.cwd(),
+def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
+    """The demo's embedded config: every bundled bot that plays the game, at the game's default
+    player count, duplicate deals, a fixed seed (the demo's deals are no secret)."""
+    game = get_game(game_name)
+    bots = bundled_bots(game.name)
+    players = game.default_players
+    entrants: list[Any] = [str(b.path) for b in bots]
+    for i in range(len(bots), max(2, players)):  # too few bots: copies of the first fill the table
+        entrants.append({"path": str(bots[0].path), "name": f"{bots[0].name}-{i + 1}"})
+    if not bots:
+        raise ArenaError(f"no bundled bot plays {game.name}")
+    data = {"name": f"Demo: the bundled bots play {game.title}", "game": game.name, "seed": 1,
+            "format": {"type": ROUND_ROBIN, "players": players, "rounds": DEMO_ROUNDS,
+                       "duplicate": True}}
+    return parse_config({**data, "entrants": entrants}, base_dir=Path.cwd(),
                         source="the demo's embedded config", stem=DEMO_OUTPUT)
 
 

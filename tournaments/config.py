@@ -49,7 +49,8 @@ def _keys(*keys: Key) -> dict[str, Key]:
 TOP_KEYS = _keys(
     Key("name", (str,), None, "Title of the tournament; default: the config file's name."),
     Key("game", (str,), None, "Registered game name (see `arena games`).", required=True),
-    Key("seed", (int,), 0, "Tournament seed: every schedule choice and every deal derives from it."),
+    Key("seed", (int,), None, "Tournament seed: every schedule choice and every deal derives from "
+                              "it. A secret: default a random one, kept in the store."),
     Key("workers", (int,), 0, "Matches played at once in worker processes; 0 = as many as there "
                               "are cores for them (cores / cores_per_match)."),
     Key("cores_per_match", (int,), 1, "Cores of its own for each match in play (its worker and its "
@@ -68,7 +69,7 @@ TOP_KEYS = _keys(
 )
 FORMAT_KEYS = _keys(
     Key("type", (str,), ROUND_ROBIN, "'round-robin' or 'gauntlet'."),
-    Key("players", (int,), None, "Seats per table; default: the game's smallest player count."),
+    Key("players", (int,), None, "Seats per table; default: the game's default player count."),
     Key("rounds", (int,), 1, "How many times every table is played, each time with new deals."),
     Key("duplicate", (bool,), True, "Play each deal once per seat rotation, so every entrant of a "
                                     "table holds every hand."),
@@ -123,7 +124,7 @@ class TournamentConfig:
     options: dict[str, Any] = field(default_factory=dict)
     time_control: TimeControl = TimeControl()
     limits: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
+    seed: int | None = None  # None until prepare() draws one or reads the store's
     workers: int = 0
     cores_per_match: int = 1
     output: str = ""
@@ -181,7 +182,7 @@ class TournamentConfig:
         f = self.format
         dup = ", duplicate deals" if f.duplicate else ""
         return (f"{self.name}: {self.game}, {f.type}, {f.players} players per table, "
-                f"{f.rounds} round{'s' if f.rounds != 1 else ''}{dup}, seed {self.seed}")
+                f"{f.rounds} round{'s' if f.rounds != 1 else ''}{dup}")
 
 
 # ----- reading -------------------------------------------------------------------------------
@@ -242,10 +243,10 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         raise ConfigError(f"{source}: 'cores_per_match' must be 0 (no pinning) or more, got "
                           f"{top['cores_per_match']}")
     game = _game(top["game"], source)
-    players = fmt["players"] if fmt["players"] is not None else game.min_players
-    if not game.min_players <= players <= game.max_players:
+    players = fmt["players"] if fmt["players"] is not None else game.default_players
+    if players not in game.player_counts:
         raise ConfigError(f"{source}: 'format.players' is {players}; {game.name} is played by "
-                          f"{game.min_players} to {game.max_players} players")
+                          f"{game.players_text()} players")
     try:
         game.make_options(players, top["options"])
     except ArenaError as exc:

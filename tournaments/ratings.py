@@ -31,7 +31,6 @@ SIGMA = MU / 3
 BETA = SIGMA / 2
 TAU = SIGMA / 100
 DRAW_PLAYOUTS = 200
-MAX_PLAYOUT_ACTIONS = 1_000_000
 
 
 def make_env(draw_probability: float) -> trueskill.TrueSkill:
@@ -49,21 +48,19 @@ def estimate_draw_probability(game_name: str, options: dict[str, Any], players: 
     1/(playouts × (players − 1)) (ties may be rare, not impossible) nor above 0.9.
     """
     game = get_game(game_name)
+    floor = 1 / (playouts * (players - 1))
+    if not game.can_draw:
+        return round(floor, 4)  # only failed seats ever share a rank
     opts = game.make_options(players, options)
     rng = random.Random(derive_seed(seed, "draw-estimate"))
     neighbours = ties = 0
     for i in range(playouts):
         state = game.new_match(opts, derive_seed(seed, "draw-estimate", i))
-        for _ in range(MAX_PLAYOUT_ACTIONS):
-            if state.is_terminal():
-                break
+        while not state.is_terminal():  # every match ends: the game caps its length
             state.apply(rng.choice(state.legal_actions()))
-        else:
-            continue
         ranks = sorted(state.result().ranks)
         neighbours += len(ranks) - 1
         ties += sum(1 for a, b in zip(ranks, ranks[1:]) if a == b)
-    floor = 1 / (playouts * (players - 1))
     return round(min(0.9, max(floor, ties / max(1, neighbours))), 4)
 
 

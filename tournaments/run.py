@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import secrets
 import signal
 import sys
 import threading
@@ -23,6 +24,8 @@ from typing import Any
 
 from arena.bots import BotSpec, load_bot
 from arena.errors import ArenaError
+from arena.game import SEED_BITS
+from arena.games import get_game
 from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers, play_job
 from tournaments.config import (
@@ -63,15 +66,32 @@ class RunResult:
 
 
 def prepare(config: TournamentConfig, output: str | Path | None = None) -> Prepared:
-    """Check every input and build the schedule; writes nothing."""
+    """Check every input and build the schedule; writes nothing.
+
+    A config without a seed gets the seed of the tournament already in its output folder (a
+    resume), else a new random one: the seed is a secret, since every deal follows from it.
+    """
     bots = resolve_entrants(config)
     candidates = check_entrant_count(config, [b.name for b in bots])
-    schedule = make_schedule(len(bots), config.format, config.seed, candidates)
-    entrants = [Entrant(i, b.name, str(b.path), b.content_hash()) for i, b in enumerate(bots)]
     folder = Path(output).resolve() if output is not None else config.output_dir
     if folder.exists() and not folder.is_dir():
         raise ArenaError(f"output {str(folder)!r} is a file, not a folder")
+    if config.seed is None:
+        config = dataclasses.replace(config, seed=_stored_seed(folder))
+    schedule = make_schedule(len(bots), config.format, config.seed, candidates)
+    entrants = [Entrant(i, b.name, str(b.path), b.content_hash()) for i, b in enumerate(bots)]
     return Prepared(config, bots, entrants, schedule, folder)
+
+
+def _stored_seed(folder: Path) -> int:
+    """The seed of the tournament stored in ``folder``, or a new secret one."""
+    path = store_path(folder)
+    if Store.is_initialised(path):
+        with Store.open(path) as store:
+            seed = store.config_dict().get("seed")
+        if isinstance(seed, int):
+            return seed
+    return secrets.randbits(SEED_BITS)
 
 
 def schedule_hash(schedule: Schedule) -> str:
@@ -310,10 +330,11 @@ class Replay:
         if self.stored is None:
             return "the store has no result for this match yet; nothing to compare"
         old = self.stored
-        same_deal = _chance_prefix(old) == _chance_prefix(new)
-        deal = "same deal" if same_deal else "a DIFFERENT deal (the game or its options changed?)"
         old_actions = [d["action"] for d in old.decisions]
         new_actions = [d["action"] for d in new.decisions]
+        same_deal = (_chance_until_divergence(old, new_actions)
+                     == _chance_until_divergence(new, old_actions))
+        deal = "same luck" if same_deal else "DIFFERENT luck (the game or its options changed?)"
         if old_actions == new_actions and old.scores == new.scores and old.ranks == new.ranks:
             return f"identical to the stored match: {deal}, same {len(new_actions)} decisions, " \
                    f"same result"
@@ -325,13 +346,20 @@ class Replay:
                 f"play differently on the same deal)")
 
 
-def _chance_prefix(record: MatchRecord) -> list[dict[str, Any]]:
-    """The events before the first decision: the deal, which depends on the seed alone."""
-    out = []
+def _chance_until_divergence(record: MatchRecord, other_actions: list[str]) -> list[dict[str, Any]]:
+    """The chance events (deals, rolls) of ``record`` while its decisions agree with
+    ``other_actions``: as long as two matches chose alike, the seed alone decides them, wherever
+    they fall among the decisions."""
+    kinds = get_game(record.game).chance_events
+    out: list[dict[str, Any]] = []
+    decision = 0
     for event in record.events:
         if event.get("type") == "action":
-            break
-        out.append(event)
+            if decision >= len(other_actions) or other_actions[decision] != event["action"]:
+                break
+            decision += 1
+        elif event.get("type") in kinds:
+            out.append(event)
     return out
 
 

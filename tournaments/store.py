@@ -29,7 +29,7 @@ from arena.record import OK, MatchRecord
 from tournaments.config import TournamentConfig
 
 STORE_NAME = "tournament.sqlite"
-STORE_FORMAT = "arena-tournament-store/1"
+STORE_FORMAT = "arena-tournament-store/2"  # 2: named chance streams, secret seeds
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -152,7 +152,12 @@ class Store:
             raise ArenaError(f"{path}: not a tournament store (it has no format marker)")
         if fmt != STORE_FORMAT:
             conn.close()
-            raise ArenaError(f"{path}: store format {fmt!r}; this arena reads {STORE_FORMAT!r}")
+            older = isinstance(fmt, str) and fmt.startswith("arena-tournament-store/")
+            raise ArenaError(
+                f"{path}: store format {fmt!r}; this arena reads {STORE_FORMAT!r}"
+                + ("; it was made by an older arena whose deals came from other chance streams, "
+                   "so it cannot be resumed or replayed: keep it for its report, and run the "
+                   "tournament again in another output folder" if older else ""))
         if write:
             store._pragmas()
         return store

@@ -482,7 +482,7 @@ def test_manual_blocked_deal_ends_after_every_seat_passed_in_turn():
     auto.apply("6-6")
     assert deal_ends(manual) == deal_ends(auto)
     assert manual.scores() == auto.scores() == (12, 0, 0)
-    assert manual.observation(0)["deals"] == auto.observation(0)["deals"]
+    assert manual.observation(0)["scores"] == auto.observation(0)["scores"]
 
 
 def test_manual_passes_then_a_play_continues_the_deal():
@@ -543,7 +543,7 @@ def test_auto_pass_on_and_off_give_the_same_match(n):
                 state.apply("pass" if legal == ["pass"] else rng.choice(legal))
         assert deal_ends(auto) == deal_ends(manual)
         assert auto.result() == manual.result()
-        assert auto.observation(0)["deals"] == manual.observation(0)["deals"]
+        assert auto.scores() == manual.scores()
         auto_passes = sum(e["type"] == "pass" for e in auto.events)
         manual_passes = sum(e.get("action") == "pass" for e in manual.events)
         assert auto_passes == manual_passes
@@ -592,7 +592,7 @@ def test_option_errors_name_the_option_and_the_allowed_values(n, values, words):
 
 
 # --------------------------------------------------------------------------------------------
-# redeal_hidden keeps what the seat knows (fixed: it used to ignore all of this)
+# sample_state keeps what the seat knows
 # --------------------------------------------------------------------------------------------
 def test_redeal_respects_the_voids_shown_by_passes():
     state = position(3, ["6-6 0-1 3-6", "2-3 1-1 0-5", "4-6 0-0 1-5"])
@@ -601,7 +601,7 @@ def test_redeal_respects_the_voids_shown_by_passes():
     rng = random.Random(1)
     for _ in range(200):
         for seat in (0, 2):
-            new = state.redeal_hidden(seat, rng)
+            new = sample(state, seat, rng)
             assert new.observation(seat) == state.observation(seat)
             assert not any(6 in t for t in new.hands[1])
 
@@ -615,7 +615,7 @@ def test_redeal_keeps_a_playable_tile_for_the_seat_to_move():
             continue
         other = 1 - state.current_player()
         for _ in range(20):
-            new = state.redeal_hidden(other, rng)
+            new = sample(state, other, rng)
             assert new.legal_actions(), "the seat to move must still be able to play"
             new.apply(new.legal_actions()[0])
 
@@ -626,7 +626,7 @@ def test_redeal_before_the_highest_double_opening():
         rng = random.Random(seed)
         leader = state.leader
         for seat in range(3):
-            new = state.redeal_hidden(seat, rng)
+            new = sample(state, seat, rng)
             assert new.observation(seat) == state.observation(seat)
             assert new.current_player() == leader
             assert expected_opening([[TILE_TEXT[t] for t in h] for h in new.hands]) == (
@@ -640,12 +640,27 @@ def test_redeal_after_the_highest_double_opening():
     rng = random.Random(5)
     banned = {(4, 4), (5, 5), (6, 6)}
     for _ in range(100):
-        new = state.redeal_hidden(0, rng)
+        new = sample(state, 0, rng)
         assert not banned & set(new.hands[1])
 
 
-def test_redeal_after_the_match_changes_nothing():
+def sample(state, seat, rng):
+    """A state built from ``seat``'s observation alone, as a bot would build it."""
+    new = BLOCK.sample_state(state.options, state.observation(seat), rng)
+    assert new.observation(seat) == state.observation(seat)
+    return new
+
+
+def test_sample_after_the_match_is_over_too():
     state = BLOCK.new_match(opts(2, single_deal=True), 4)
     play_random(state, random.Random(4))
-    new = state.redeal_hidden(0, random.Random(0))
-    assert new.hands == state.hands and new.set_aside == state.set_aside
+    new = sample(state, 0, random.Random(0))
+    assert new.is_terminal() and new.hands[0] == state.hands[0]
+
+
+def test_sample_never_sees_the_real_hidden_tiles():
+    """Sampling from an observation cannot reproduce the true deal more often than chance."""
+    state = BLOCK.new_match(opts(2), 9)
+    rng = random.Random(3)
+    same = sum(sample(state, 0, rng).hands[1] == state.hands[1] for _ in range(100))
+    assert same <= 2

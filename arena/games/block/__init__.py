@@ -1,6 +1,7 @@
-"""Block dominoes, individual scoring, 2–4 players (rules: ../shared/rules/block.md; docs/games/block.md)."""
+"""Block dominoes, individual scoring, 2–4 players (docs/games/block.md)."""
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from arena.game import Game
@@ -12,16 +13,28 @@ from arena.options import build_options
 class Block(Game):
     name = "block"
     title = "Block dominoes"
-    min_players = 2
-    max_players = 4
-    Options = BlockOptions
     rules_doc = "docs/games/block.md"
+    player_counts = (2, 3, 4)
+    default_players = 2
+    hidden_information = True
+    chance = True
+    can_draw = True
+    length_unit = "deals"
+    chance_events = frozenset({"deal"})
+    Options = BlockOptions
 
     def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> BlockOptions:
         return build_options(BlockOptions, values or {}, fixed={"num_players": num_players})
 
     def new_match(self, options: BlockOptions, seed: int) -> BlockState:
         return BlockState(options, seed)
+
+    def length_cap(self, options: BlockOptions) -> int:
+        return 1 if options.single_deal else options.max_deals
+
+    def sample_state(self, options: BlockOptions, observation: dict[str, Any],
+                     rng: random.Random) -> BlockState:
+        return BlockState.from_observation(options, observation, rng)
 
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
         kind = event["type"]
@@ -41,4 +54,6 @@ class Block(Game):
             pts = max(event["points"])
             return (f"  deal {event['deal']} {event['end']}: pips left {event['remaining']}; "
                     f"{who} scores {pts}; scores {event['scores']}")
+        if kind == "capped":
+            return f"  the match reached its cap of {event['deals']} deals; scores {event['scores']}"
         return None

@@ -1,4 +1,4 @@
-"""Rule options of Block dominoes (block.md §2, DECISIONS.md B-1, B-3, B-5, B-8)."""
+"""Rule options of Block dominoes."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,22 +12,25 @@ class BlockOptions:
     """The options of one Block match. ``None`` for a default that depends on the player count."""
 
     num_players: int = field(default=2, metadata={
-        "doc": "Number of players, 2 to 4, each scoring for themselves (block.md §2).",
+        "doc": "Number of players, 2 to 4, each scoring for themselves.",
         "choices": (2, 3, 4)})
     hand_size: int | None = field(default=None, metadata={
-        "doc": "Tiles dealt to each player; default 7 for 2 players, else 5 (block.md §2)."})
+        "doc": "Tiles dealt to each player; default 7 for 2 players, else 5."})
     target: int | None = field(default=None, metadata={
-        "doc": "Score that ends the match; default 100 for 2 players, else 61 (block.md §2, §8)."})
+        "doc": "Score that ends the match; default 100 for 2 players, else 61."})
     first_leader: str = field(default="lottery", metadata={
         "doc": "Who leads deal 1: a fair lottery, or the holder of the highest double, who must "
-               "open with it (block.md §2, DECISIONS.md B-1, B-3).",
+               "open with it.",
         "choices": ("lottery", "highest_double")})
     single_deal: bool = field(default=False, metadata={
         "doc": "Play one deal only: the player who dominoes, or the sole lowest of a blocked deal, "
-               "wins (DECISIONS.md B-8)."})
+               "wins."})
+    max_deals: int = field(default=1000, metadata={
+        "doc": "Most deals a match may last; a match still going after that many deals ends "
+               "with the scores as they stand, equal top scores sharing first place."})
     auto_pass: bool = field(default=True, metadata={
         "doc": "The engine makes forced passes itself; when false, a player who cannot play is "
-               "asked and must answer 'pass' (block.md §2, DECISIONS.md B-5)."})
+               "asked and must answer 'pass'."})
 
     def __post_init__(self) -> None:
         check_all_choices(self)
@@ -40,5 +43,7 @@ class BlockOptions:
             raise OptionError(
                 f"option 'hand_size': {self.hand_size} tiles for {n} players does not fit in the "
                 f"28 tiles; allowed values: 1 to {28 // n}")
+        if self.max_deals < 1:
+            raise OptionError(f"option 'max_deals': {self.max_deals} is not allowed; allowed values: 1 or more")
         if self.target < 1:
             raise OptionError(f"option 'target': {self.target} is not allowed; allowed values: 1 or more")

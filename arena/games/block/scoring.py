@@ -1,4 +1,4 @@
-"""Scoring of a finished Block deal (block.md §7, DECISIONS.md B-2, B-4)."""
+"""Scoring of a finished Block deal (block.md §7, rule B-2, B-4)."""
 from __future__ import annotations
 
 

@@ -6,16 +6,16 @@ from collections import deque
 from typing import Any
 
 from arena.errors import IllegalActionError
-from arena.game import TERMINAL, Result, State
+from arena.game import TERMINAL, Chance, Result, State
 from arena.games.block.options import BlockOptions
 from arena.games.block.scoring import deal_points
 from arena.games.block.tiles import (
-    ACTIONS, LEAD_TEXT, LEFT, ORIENTED_TEXT, PASS, PLAY_TEXT, TILE_TEXT, TILES, Tile,
+    ACTIONS, LEAD_TEXT, LEFT, ORIENTED_TEXT, PASS, PLAY_TEXT, TILE_OF_TEXT, TILE_TEXT, TILES, Tile,
     highest_opening_tile, opening_rank, pips,
 )
+from arena.games.sampling import deal_hidden
 
 _PLAY_L, _PLAY_R = PLAY_TEXT
-_REDEAL_TRIES = 200  # random deals tried by redeal_hidden before it keeps the actual one
 
 
 class BlockState(State):
@@ -24,31 +24,31 @@ class BlockState(State):
     def __init__(self, options: BlockOptions, seed: int) -> None:
         self.options = options
         self.num_players = options.num_players
-        self.seed = seed
-        self._rng = random.Random(seed)
+        self.chance = Chance(seed)
         self._scores = [0] * self.num_players
         self.events: list[dict[str, Any]] = []
         self.deal_no = 0
         self.leader = 0
-        self._finished_deals: list[dict[str, Any]] = []
         self._terminal = False
         self._deal_winner: int | None = None
         if options.first_leader == "lottery":
-            # block.md B-1: a fair lottery is one uniform seat, drawn before the first shuffle.
-            self.leader = self._rng.randrange(self.num_players)
+            # docs/games/block.md §2 (rule B-1): a fair lottery is one uniform seat.
+            self.leader = self.chance.stream("leader").randrange(self.num_players)
         self._start_deal()
 
     # ----- deals ---------------------------------------------------------------------------
     def _start_deal(self) -> None:
-        """block.md §4: shuffle the 28 tiles, deal ``hand_size`` each, set the rest aside."""
+        """docs/games/block.md §3: shuffle the 28 tiles, deal ``hand_size`` each in seat order,
+        set the rest aside. Deal k is shuffled by the stream ``("deal", k)``, so every match of a
+        duplicate set deals the same hands to the same seats in every deal."""
         n, size = self.num_players, self.options.hand_size
+        self.deal_no += 1
         tiles = list(TILES)
-        self._rng.shuffle(tiles)
+        self.chance.stream("deal", self.deal_no).shuffle(tiles)
         hands = [sorted(tiles[i * size:(i + 1) * size]) for i in range(n)]
         set_aside = sorted(tiles[n * size:])
-        self.deal_no += 1
         if self.deal_no > 1:
-            self.leader = (self.leader + 1) % n  # block.md §4.2: the lead moves left, always
+            self.leader = (self.leader + 1) % n  # the lead moves left, always
         self._begin(hands, set_aside)
 
     def _begin(self, hands: list[list[Tile]], set_aside: list[Tile]) -> None:
@@ -174,11 +174,12 @@ class BlockState(State):
             "remaining": remaining, "points": points, "scores": list(self._scores),
         }
         self.events.append(summary)
-        self._finished_deals.append({
-            "deal": self.deal_no, "leader": self.leader, "plays": self.plays,
-            "end": summary["end"], "hands": summary["hands"], "remaining": remaining, "points": points,
-        })
-        if self.options.single_deal or max(self._scores) >= self.options.target:
+        over = self.options.single_deal or max(self._scores) >= self.options.target
+        if not over and self.deal_no >= self.options.max_deals:
+            # docs/games/block.md §8: a match cut at its cap ranks by the scores, ties shared
+            self.events.append({"type": "capped", "deals": self.deal_no, "scores": list(self._scores)})
+            over = True
+        if over:
             self._terminal = True
             self._legal = []
             result = self.result()
@@ -199,11 +200,10 @@ class BlockState(State):
 
     # ----- what a seat may know ------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
-        """block.md §9: the chain, ends, plays and passes, hand sizes, scores, own hand, past deals.
-
-        Records that never change once made (each play, each finished deal) are shared with the
-        state rather than copied, since this is built for every decision: treat it as read-only.
-        """
+        """docs/games/block.md §9: the chain, ends, this deal's plays and passes, hand sizes,
+        scores, own hand. Nothing of finished deals but the scores: its size does not grow with
+        the match. ``plays`` is shared with the state rather than copied (this is built for every
+        decision): treat it as read-only."""
         o = self.options
         return {
             "seat": seat,
@@ -218,60 +218,89 @@ class BlockState(State):
             "set_aside": len(self.set_aside),
             "chain": [ORIENTED_TEXT[t] for t in self.chain],
             "ends": list(self.ends) if self.ends is not None else None,
-            "plays": list(self.plays),
-            "deals": list(self._finished_deals),
+            "plays": self.plays,
         }
+
+    def private_items(self, seat: int) -> set[str]:
+        return {TILE_TEXT[t] for t in self.hands[seat]}
 
     # ----- copies ---------------------------------------------------------------------------
     def clone(self) -> "BlockState":
         new = object.__new__(BlockState)
         new.__dict__.update(self.__dict__)
-        new._rng = random.Random()
-        new._rng.setstate(self._rng.getstate())
         new._scores = list(self._scores)
         new.events = list(self.events)
-        new._finished_deals = list(self._finished_deals)
         new.hands = [list(h) for h in self.hands]
         new.set_aside = list(self.set_aside)
         new.chain = deque(self.chain)
-        new.plays = [list(p) for p in self.plays]
+        new.plays = list(self.plays)  # its [seat, action] rows are never changed in place
         new._legal = list(self._legal)
         return new
 
-    def redeal_hidden(self, seat: int, rng: random.Random) -> "BlockState":
-        """Deal the others' hands and the set-aside tiles again, keeping every size.
+    @classmethod
+    def from_observation(cls, options: BlockOptions, obs: dict[str, Any],
+                         rng: random.Random) -> "BlockState":
+        """A state that ``obs["seat"]`` cannot tell from the real one (``Game.sample_state``).
 
-        The new deal agrees with all that ``seat`` knows: a seat that passed holds no tile of the
+        The other hands and the set-aside tiles are dealt again from the tiles the seat has not
+        seen, keeping every size and every public fact: a seat that passed holds no tile of the
         ends it passed on; with ``auto_pass`` the seat to move (it was not passed over) holds a
         playable tile; under ``first_leader="highest_double"`` the leader of deal 1 holds (or
-        held) the best opening tile of all hands (B-3). Seats are dealt most constrained first.
-        Once the match is over every hand has been shown, so nothing is dealt again.
+        held) the best opening tile of all hands. Later deals are shuffled from ``rng``.
         """
-        new = self.clone()
-        if self._terminal:
-            return new
-        others = [s for s in range(self.num_players) if s != seat]
-        pool = [t for s in others for t in self.hands[s]] + self.set_aside
-        banned = self._banned_tiles()
-        others.sort(key=lambda s: -len(banned[s]))
-        for _ in range(_REDEAL_TRIES):
-            rng.shuffle(pool)
-            rest = pool
-            for s in others:
-                allowed = [t for t in rest if t not in banned[s]]
-                k = len(self.hands[s])
-                if len(allowed) < k:
-                    break
-                new.hands[s] = sorted(allowed[:k])
-                rest = [t for t in rest if t not in new.hands[s]]
-            else:
-                if new._agrees_with_turn(seat):
-                    new.set_aside = sorted(rest)
-                    break
-        else:  # constraints too tight for random tries: the actual deal satisfies them all
-            new.hands, new._opening = [list(h) for h in self.hands], self._opening
-        new._legal = new._legal_for(new._to_move)
-        return new
+        seat = obs["seat"]
+        state = object.__new__(cls)
+        state.options = options
+        state.num_players = n = options.num_players
+        state.chance = Chance.from_rng(rng)
+        state._scores = list(obs["scores"])
+        state.events = []
+        state.deal_no = obs["deal"]
+        state.leader = obs["leader"]
+        state._deal_winner = None
+        state.plays = [list(p) for p in obs["plays"]]
+        state.chain = deque(_oriented(t) for t in obs["chain"])
+        state.ends = tuple(obs["ends"]) if obs["ends"] is not None else None
+        passes = 0
+        for _, action in reversed(state.plays):
+            if action != PASS:
+                break
+            passes += 1
+        state._passes = passes
+        to_move = obs["to_move"]
+        state._terminal = to_move == TERMINAL
+        state._to_move = 0 if state._terminal else to_move
+        own = sorted(TILE_OF_TEXT[t] for t in obs["hand"])
+        seen = set(own) | {(min(t), max(t)) for t in state.chain}
+        pool = [t for t in TILES if t not in seen]
+        others = [s for s in range(n) if s != seat]
+        sizes = [obs["hand_sizes"][s] for s in others] + [obs["set_aside"]]
+        state.hands = [[] for _ in range(n)]
+        state.hands[seat] = own
+        state._opening = None
+        banned = state._banned_tiles()
+        opening_pending = (state.deal_no == 1 and options.first_leader == "highest_double"
+                           and not state.chain)
+
+        def accept(bins: list[list[Tile]]) -> bool:
+            hands = list(state.hands)
+            for s, b in zip(others, bins):
+                hands[s] = b
+            if opening_pending:
+                return highest_opening_tile(hands)[0] == state.leader
+            if options.auto_pass and not state._terminal and to_move != seat and state.ends is not None:
+                left, right = state.ends
+                return any(left in t or right in t for t in hands[to_move])
+            return True
+
+        bins = deal_hidden(pool, sizes, [banned[s] for s in others] + [set()], rng, accept)
+        for s, b in zip(others, bins):
+            state.hands[s] = sorted(b)
+        state.set_aside = sorted(bins[-1])
+        if opening_pending:
+            state._opening = highest_opening_tile(state.hands)[1]
+        state._legal = [] if state._terminal else state._legal_for(state._to_move)
+        return state
 
     def _banned_tiles(self) -> list[set[Tile]]:
         """Per seat, the tiles it is publicly known not to hold in the current deal."""
@@ -285,22 +314,13 @@ class BlockState(State):
             if side is None:
                 ends = [a, b]
                 if self.deal_no == 1 and self.options.first_leader == "highest_double":
-                    # B-3: the opening tile outranked every tile in every hand
+                    # rule B-3: the opening tile outranked every tile in every hand
                     above = {t for t in TILES if opening_rank(t) > opening_rank((a, b))}
                     for seat_banned in banned:
                         seat_banned.update(above)
             else:
                 ends[side] = b if a == ends[side] else a
         return banned
-
-    def _agrees_with_turn(self, seat: int) -> bool:
-        """After a redeal for ``seat``: whoever is to move could be, as ``seat`` saw it."""
-        if self._opening is not None:  # deal 1 under highest_double, before the opening play
-            leader, self._opening = highest_opening_tile(self.hands)
-            return leader == self.leader
-        if self.options.auto_pass and self._to_move != seat and self.ends is not None:
-            return bool(self._legal_for(self._to_move))
-        return True
 
     @classmethod
     def from_position(cls, options: BlockOptions, hands: list[list[Tile]], leader: int,
@@ -312,14 +332,18 @@ class BlockState(State):
         state = object.__new__(cls)
         state.options = options
         state.num_players = options.num_players
-        state.seed = seed
-        state._rng = random.Random(seed)
+        state.chance = Chance(seed)
         state._scores = list(scores) if scores is not None else [0] * options.num_players
         state.events = []
         state.deal_no = 1
         state.leader = leader
-        state._finished_deals = []
         state._terminal = False
         held = {t for h in hands for t in h}
         state._begin([sorted(h) for h in hands], [t for t in TILES if t not in held])
         return state
+
+
+def _oriented(text: str) -> Tile:
+    """A tile as laid in the chain, left half first: ``"4-1"`` -> ``(4, 1)``."""
+    a, _, b = text.partition("-")
+    return (int(a), int(b))
