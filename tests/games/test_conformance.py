@@ -72,7 +72,7 @@ SPECS: dict[str, Spec] = {
                                    {"bolt_streak": "consecutive", "bolts_when_restricted": True,
                                     "floor_at_zero": False},
                                    {"max_rounds": 3}],
-                      check_result=_dice_1000_check_result),
+                      check_result=_dice_1000_check_result, seeds=range(6)),
 }
 
 
