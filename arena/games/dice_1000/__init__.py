@@ -52,8 +52,9 @@ class Dice1000(Game):
             hot = ", hot dice" if event["by"] != "hot" and len(event["kept"]) == len(event["faces"]) else ""
             forced = {"start": "", "choice": "", "hot": " (hot dice, must roll)",
                       "must": " (may not stop yet)"}[event["by"]]
+            left = event["dice_left"]
             return (f"  {who} rolls {faces}{forced}: keeps {kept} for {event['points']}, "
-                    f"turn total {event['turn_total']}, {event['dice_left']} dice left{hot}")
+                    f"turn total {event['turn_total']}, {left} {'die' if left == 1 else 'dice'} left{hot}")
         if kind == "action":
             return f"  {who} chooses to {event['action']} at {event['turn_total']}"
         if kind == "bank":
