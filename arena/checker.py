@@ -13,7 +13,6 @@ from typing import Any
 
 from arena.bots import BotSpec, bundled_bot
 from arena.game import Game
-from arena.options import options_to_dict
 from arena.record import CRASH, HANDSHAKE_FAILED, OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
@@ -34,7 +33,8 @@ class CheckPlan:
     matches_per_seat: int = 1
 
     def options_text(self, n: int) -> str:
-        """The options a person set, as ``key=value`` text (the rest are the game's defaults)."""
+        """The options a person set, as ``key=value`` text (the rest are the game's defaults,
+        whatever the player count ``n``)."""
         if not self.option_values:
             return "default options"
         return ", ".join(f"{k}={v}" for k, v in self.option_values.items())
@@ -71,7 +71,7 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
                     problem += "\n      last lines of its stderr:\n" + "\n".join(
                         f"        {line}" for line in tail)
                 problems.append(problem)
-                if st.status in (HANDSHAKE_FAILED, CRASH) and not record.decisions and seat == 0:
+                if _never_started(st):
                     return problems  # it never got going; more matches would say the same
     return problems
 
@@ -80,8 +80,13 @@ def describe_plan(plan: CheckPlan) -> str:
     """One line saying what will be checked."""
     counts = ", ".join(map(str, plan.player_counts))
     seats = sum(plan.player_counts) * plan.matches_per_seat
-    resolved = options_to_dict(plan.game.make_options(plan.player_counts[0], plan.option_values))
-    shown = {k: v for k, v in resolved.items() if k != "num_players"}
     return (f"checking against the random bot: {plan.game.name}, {counts} players, every seat "
-            f"({seats} matches); options {shown}; time control {plan.time_control.move_ms} ms a "
-            f"move + {plan.time_control.bank_ms} ms bank")
+            f"({seats} matches); {plan.options_text(0)}; time control "
+            f"{plan.time_control.move_ms} ms a move + {plan.time_control.bank_ms} ms bank")
+
+
+def _never_started(status) -> bool:
+    """Whether a bot failed before the match could begin (it would fail every match alike)."""
+    return status.status == HANDSHAKE_FAILED or (
+        status.status == CRASH and ("during the handshake" in status.reason
+                                    or "could not be started" in status.reason))

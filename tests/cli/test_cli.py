@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,9 @@ def invoke(*args: str):
 def test_games_lists_players_and_options_with_defaults():
     result = invoke("games")
     assert result.exit_code == 0
-    assert "block: Block dominoes, 2-4 players" in result.output
+    assert "block: Block dominoes (rules: docs/games/block.md)" in result.output
+    assert "players: 2, 3 or 4 (default 2); hidden information; chance; can be drawn" in result.output
+    assert "target (default 100 with 2 players, 61 with 3 or 4 players)" in result.output
     assert "first_leader (default 'lottery'; one of 'lottery', 'highest_double')" in result.output
     for option in ("hand_size", "target", "single_deal", "auto_pass"):
         assert f"  {option} (default" in result.output
@@ -33,7 +37,7 @@ def test_play_prints_deals_plays_passes_scores_and_writes_the_record(tmp_path):
     result = invoke("play", "block", RANDOM, RANDOM, "--seed", "2", "--replay", str(replay))
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "deal 1: random#0 leads" in out
+    assert re.search(r"^deal 1: random#[01] leads$", out, re.M)
     assert "random#1 plays" in out and "passes" in out
     assert "scores [" in out and "result:" in out
     record = MatchRecord.from_json(replay.read_text())
@@ -61,12 +65,14 @@ def test_play_options_and_time_control_reach_the_match(tmp_path):
     (["play", "block", RANDOM, RANDOM, "-o", "first_leader=youngest"], "allowed values: 'lottery', 'highest_double'"),
     (["play", "block", RANDOM, RANDOM, "-o", "target=many"], "option 'target': 'many' is not a valid int"),
     (["play", "block", RANDOM, RANDOM, "-o", "target"], "'target' is not of the form key=value"),
-    (["play", "block", RANDOM, RANDOM, RANDOM, RANDOM, RANDOM], "block needs 2 to 4 bots; got 5"),
-    (["play", "block", RANDOM], "block needs 2 to 4 bots; got 1"),
+    (["play", "block", RANDOM, RANDOM, RANDOM, RANDOM, RANDOM], "block is played by 2, 3 or 4 players; got 5 bots"),
+    (["play", "block", RANDOM], "block is played by 2, 3 or 4 players; got 1 bots"),
     (["play", "block", RANDOM, "no/such/bot"], "bot folder 'no/such/bot' does not exist"),
     (["play", "block", RANDOM, str(BOTS)], "has no bot.toml manifest"),
     (["play", "block", RANDOM, RANDOM, "-t", "fast"], "time control 'fast'"),
     (["check", RANDOM, "--game", "go"], "unknown game 'go'"),
+    (["check", RANDOM, "--game", "block", "-o", "target=-3"], "option 'target': -3 is not allowed"),
+    (["check", RANDOM], "say which game the bot plays"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_code_2(args, words):
     result = CliRunner().invoke(cli, args)
@@ -83,10 +89,47 @@ def test_command_that_does_not_exist(tmp_path):
     assert "command 'no-such-interpreter' was not found on PATH" in result.output
 
 
-def test_check_passes_a_good_bot():
-    result = invoke("check", RANDOM, "--game", "block", "--matches", "2")
+def test_check_passes_a_good_bot_in_every_seat_of_every_player_count():
+    result = invoke("check", RANDOM, "--game", "block")
     assert result.exit_code == 0, result.output
     assert "all checks passed" in result.output
+    for n in (2, 3, 4):
+        for seat in range(n):
+            assert f"{n} players, seat {seat}, default options" in result.output
+
+
+@pytest.mark.parametrize("when, failing", [
+    ("seat=1", ["2 players, seat 1", "3 players, seat 1", "4 players, seat 1"]),
+    ("players=3", ["3 players, seat 0", "3 players, seat 1", "3 players, seat 2"]),
+])
+def test_check_catches_a_bot_that_fails_in_one_seat_or_player_count(tmp_path, when, failing):
+    bot = tmp_path / "picky"
+    shutil.copytree(Path(__file__).parent / "bots" / "picky", bot)
+    (bot / "bot.toml").write_text(f'command = "python3 main.py {when}"\n')
+    result = invoke("check", str(bot), "--game", "block")
+    assert result.exit_code == 1, result.output
+    assert f"{len(failing)} problem(s) found" in result.output
+    problems = result.output.split("problem(s) found:")[1]
+    for label in failing:
+        assert f"- {label}, default options" in problems
+        assert "crash" in problems and "this bot breaks when" in problems
+
+
+def test_check_under_a_tournament_config(tmp_path):
+    config = tmp_path / "league.toml"
+    config.write_text('game = "block"\nentrants = ["a", "b"]\n[options]\ntarget = 20\n'
+                      '[format]\nplayers = 3\n[time_control]\nmove_ms = 700\nbank_ms = 900\n')
+    result = invoke("check", RANDOM, "--config", str(config))
+    assert result.exit_code == 0, result.output
+    assert "block, 3 players, every seat (3 matches)" in result.output
+    assert "target=20" in result.output and "700 ms a move + 900 ms bank" in result.output
+    assert "2 players" not in result.output.split("\n", 1)[1]
+
+
+def test_check_takes_options_like_play():
+    result = invoke("check", RANDOM, "--game", "block", "-o", "single_deal=true")
+    assert result.exit_code == 0, result.output
+    assert "single_deal=true" in result.output
 
 
 @pytest.mark.parametrize("fixture, words", [
@@ -95,7 +138,7 @@ def test_check_passes_a_good_bot():
     ("crash_at_start", "RuntimeError: model file not found"),
 ])
 def test_check_reports_problems_in_plain_words(fixture, words):
-    result = invoke("check", str(MISBEHAVING / fixture), "--game", "block", "--matches", "2", "-t", "0.5+0.5")
+    result = invoke("check", str(MISBEHAVING / fixture), "--game", "block", "-t", "0.5+0.5")
     assert result.exit_code == 1, result.output
     assert "problem(s) found" in result.output
     assert words in result.output
