@@ -144,7 +144,8 @@ class Context:
         self.s = s
         self.others = [q for q in range(self.n) if q != self.me]
         self.base_others = sum(self.worth(q, self.scores[q], self.on_barrel[q], self.attempts[q],
-                                          self.falls[q], self.bolts[q]) for q in self.others)
+                                          self.falls[q], self.bolts[q], self.rest_of(q, self.scores))
+                               for q in self.others)
         self._stop: dict = {}
         self.bust = self._bust_equity()
         self.overshoot = self._overshoot_equity()
@@ -168,12 +169,18 @@ class Context:
             return 0
         return max(score - self.o["barrel_fall_penalty"], 0)
 
-    def worth(self, q, score, on_barrel, attempts, falls, bolts):
+    def worth(self, q, score, on_barrel, attempts, falls, bolts, rest=0.0):
+        """A player's worth; on the barrel, the chance of winning from it times the worth of a
+        win (which also wipes out ``rest``, the others' average worth) plus the rest times the
+        worth after the fall."""
         w = score - self.bolt_share * bolts
         if on_barrel:
             p = self.barrel_win_chance(attempts)
-            w = p * self.win + (1 - p) * (self.fall_score(q, score, falls) - self.bolt_share * bolts)
+            w = p * (self.win + rest) + (1 - p) * (self.fall_score(q, score, falls) - self.bolt_share * bolts)
         return w
+
+    def rest_of(self, q, scores):
+        return (sum(scores) - scores[q]) / (self.n - 1)
 
     def equity(self, my_worth, others_worth):
         return my_worth - others_worth / (self.n - 1)
@@ -207,7 +214,8 @@ class Context:
             if o["barrel_attempts"] and att >= o["barrel_attempts"]:
                 score, on, falls = self.fall_score(me, score, falls), False, falls + 1
         score = self._after_floor_dump(score)
-        return self.equity(self.worth(me, score, on, att, falls, bolts), self.base_others)
+        return self.equity(self.worth(me, score, on, att, falls, bolts, self.rest_of(me, self.scores)),
+                           self.base_others)
 
     def _overshoot_equity(self):
         me = self.me
@@ -255,8 +263,12 @@ class Context:
         others = 0.0
         for q in self.others:
             sq = self._after_floor_dump(scores[q])
-            others += self.worth(q, sq, ob[q] and sq == scores[q], self.attempts[q], falls[q], self.bolts[q])
-        value = self.equity(self.worth(me, new, on, 0, self.falls[me], bolts), others)
+            scores[q] = sq
+        scores[me] = new
+        for q in self.others:
+            others += self.worth(q, scores[q], ob[q], self.attempts[q], falls[q], self.bolts[q],
+                                 self.rest_of(q, scores))
+        value = self.equity(self.worth(me, new, on, 0, self.falls[me], bolts, self.rest_of(me, scores)), others)
         self._stop[t] = value
         return value
 
