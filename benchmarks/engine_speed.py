@@ -1,103 +1,41 @@
-"""How fast is the Block engine through the game interface, next to a bare loop with no interface?
+"""How fast is each game's engine through the game interface, next to a bare loop with no interface?
 
-    python benchmarks/engine_speed.py [--seconds N]
+    python benchmarks/engine_speed.py [--game NAME] [--seconds N] [--rounds N]
 
-Both sides play the same thing: one 2-player Block deal per seed (the same dealt hands, drawn from
-``random.Random(seed)`` exactly as the engine draws them), with the same seeded random policy, so
-they make the same decisions. The *interface* side goes through ``Game.new_match`` /
-``legal_actions`` / ``apply`` (events, action strings and all); the *plain* side is a loop over
-tuples and lists with the rules written inline. The two are timed in alternation, several rounds
-each, and the best round of each is compared. A decision is one choice among the legal actions
-(forced passes are not decisions on either side).
+Each game has a module in ``benchmarks/speed/`` (``LABEL``, ``interface_play(seed, policy)`` and
+``plain_play(seed, policy)``): both sides play the same thing from the same chance streams with
+the same seeded random policy, so they make the same decisions and reach the same outcome. The
+*interface* side goes through ``Game.new_match`` / ``legal_actions`` / ``apply`` (events, action
+strings and all); the *plain* side is a loop over tuples and lists with the rules written inline.
+The two are timed in alternation, several rounds each, and the best round of each is compared.
 
-The target is interface / plain >= 0.5: the interface may cost at most as much as the game itself.
+The target is interface / plain >= 0.5 for every game: the interface may cost at most as much as
+the game itself. The exit code is 2 if a game misses it, 1 if the two sides disagree.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from arena.games import get_game  # noqa: E402
-from arena.games.block.tiles import TILES  # noqa: E402
-
-GAME = get_game("block")
-OPTIONS = GAME.make_options(2, {"single_deal": True})
-MATCH_OPTIONS = GAME.make_options(2)
+SPEED = Path(__file__).resolve().parent / "speed"
+sys.path.insert(0, str(SPEED.parent.parent))
+TARGET = 0.5
 
 
-def interface_deal(seed: int, policy: random.Random) -> tuple[int, tuple[int, ...]]:
-    """One deal through the interface; returns (decisions, scores)."""
-    state = GAME.new_match(OPTIONS, seed)
-    decisions = 0
-    choice = policy.choice
-    while not state.is_terminal():
-        state.apply(choice(state.legal_actions()))
-        decisions += 1
-    return decisions, state.scores()
-
-
-def interface_match(seed: int, policy: random.Random) -> tuple[int, tuple[int, ...]]:
-    """A whole 2-player match with the default options (to 100 points), for information."""
-    state = GAME.new_match(MATCH_OPTIONS, seed)
-    decisions = 0
-    while not state.is_terminal():
-        state.apply(policy.choice(state.legal_actions()))
-        decisions += 1
-    return decisions, state.scores()
-
-
-def plain_deal(seed: int, policy: random.Random) -> tuple[int, tuple[int, ...]]:
-    """The same deal with no interface: tuples, lists and inline rules; returns (decisions, scores)."""
-    rng = random.Random(seed)
-    seat = rng.randrange(2)  # the lottery, drawn before the shuffle as the engine does
-    tiles = list(TILES)
-    rng.shuffle(tiles)
-    hands = [sorted(tiles[:7]), sorted(tiles[7:14])]
-    choice = policy.choice
-    # the lead: any tile
-    hand = hands[seat]
-    a, b = tile = choice(hand)
-    hand.remove(tile)
-    left, right = a, b
-    decisions = 1
-    winner = None
-    while True:
-        seat ^= 1
-        moves = [(t, s) for t in hands[seat] for s, end in ((0, left), (1, right)) if end in t]
-        if not moves:
-            seat ^= 1
-            moves = [(t, s) for t in hands[seat] for s, end in ((0, left), (1, right)) if end in t]
-            if not moves:
-                break  # blocked
-        tile, side = choice(moves)
-        decisions += 1
-        hands[seat].remove(tile)
-        a, b = tile
-        if side == 0:
-            left = b if a == left else a
-        else:
-            right = b if a == right else a
-        if not hands[seat]:
-            winner = seat
-            break
-    remaining = [sum(a + b for a, b in h) for h in hands]
-    points = [0, 0]
-    if winner is not None:
-        points[winner] = remaining[1 - winner]
-    elif remaining[0] != remaining[1]:
-        w = 0 if remaining[0] < remaining[1] else 1
-        points[w] = remaining[1 - w] - remaining[w]
-    return decisions, tuple(points)
+def modules() -> dict[str, object]:
+    """Every game's speed module, by game name (``domino_cribbage.py`` -> ``domino-cribbage``)."""
+    sys.path.insert(0, str(SPEED))
+    return {p.stem.replace("_", "-"): importlib.import_module(p.stem)
+            for p in sorted(SPEED.glob("*.py"))}
 
 
 def run(play, seeds: range) -> tuple[float, int, list]:
-    """Play one deal per seed; returns (seconds, decisions, per-seed outcomes)."""
+    """Play one match per seed; returns (seconds, decisions, per-seed outcomes)."""
     policy = random.Random(12345)
     outcomes = []
     start = time.perf_counter()
@@ -107,27 +45,20 @@ def run(play, seeds: range) -> tuple[float, int, list]:
     return elapsed, sum(d for d, _ in outcomes), outcomes
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=6.0,
-                        help="rough total time to spend measuring (default 6)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds per side, alternated (default 5)")
-    args = parser.parse_args(argv)
-
-    # Calibrate: how many deals fit in one round of each side.
-    probe = range(200)
-    t_probe, _, out_i = run(interface_deal, probe)
-    t_plain, _, out_p = run(plain_deal, probe)
+def measure(module, seconds: float, rounds: int) -> float | None:
+    """Print one game's figures; return the best ratio, or None if the two sides disagree."""
+    probe = range(100)
+    t_i, _, out_i = run(module.interface_play, probe)
+    t_p, _, out_p = run(module.plain_play, probe)
     if out_i != out_p:
-        print("error: the plain loop and the interface disagree on the same seeds", file=sys.stderr)
-        return 1
-    per_deal = (t_probe + t_plain) / len(probe)
-    deals = max(200, int(args.seconds / (2 * args.rounds) / per_deal * 2))
-
+        print(f"error: {module.LABEL}: the plain loop and the interface disagree", file=sys.stderr)
+        return None
+    per_play = (t_i + t_p) / len(probe)
+    count = max(100, int(seconds / (2 * rounds) / per_play * 2))
     rates: dict[str, list[float]] = {"interface": [], "plain": []}
-    for r in range(args.rounds):
-        seeds = range(r * deals, (r + 1) * deals)
-        order = [("interface", interface_deal), ("plain", plain_deal)]
+    for r in range(rounds):
+        seeds = range(r * count, (r + 1) * count)
+        order = [("interface", module.interface_play), ("plain", module.plain_play)]
         if r % 2:
             order.reverse()
         results = {}
@@ -136,20 +67,41 @@ def main(argv: list[str] | None = None) -> int:
             rates[name].append(decisions / elapsed)
             results[name] = outcomes
         if results["interface"] != results["plain"]:
-            print("error: the plain loop and the interface disagree on the same seeds", file=sys.stderr)
-            return 1
-
+            print(f"error: {module.LABEL}: the plain loop and the interface disagree",
+                  file=sys.stderr)
+            return None
     best = {k: max(v) for k, v in rates.items()}
     median = {k: statistics.median(v) for k, v in rates.items()}
-    print(f"Block, 2 players, one deal per seed, {deals} deals x {args.rounds} rounds per side")
+    print(f"{module.LABEL}, {count} per round x {rounds} rounds per side")
     for name in ("interface", "plain"):
-        print(f"  {name:9s}  best {best[name]:>10,.0f} decisions/s   median {median[name]:>10,.0f} decisions/s")
-    ratio_best = best["interface"] / best["plain"]
-    ratio_median = median["interface"] / median["plain"]
-    print(f"  ratio interface/plain: best {ratio_best:.2f}, median {ratio_median:.2f} (target >= 0.5)")
-    elapsed, decisions, _ = run(interface_match, range(max(20, deals // 8)))
-    print(f"  (whole matches to 100 through the interface: {decisions / elapsed:,.0f} decisions/s)")
-    return 0 if ratio_best >= 0.5 else 2
+        print(f"  {name:9s}  best {best[name]:>10,.0f} decisions/s   "
+              f"median {median[name]:>10,.0f} decisions/s")
+    ratio = best["interface"] / best["plain"]
+    print(f"  ratio interface/plain: best {ratio:.2f}, "
+          f"median {median['interface'] / median['plain']:.2f} (target >= {TARGET})")
+    return ratio
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", help="only this game (default: every game)")
+    parser.add_argument("--seconds", type=float, default=6.0,
+                        help="rough time to spend measuring each game (default 6)")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds per side, alternated (default 6)")
+    args = parser.parse_args(argv)
+    found = modules()
+    if args.game and args.game not in found:
+        parser.error(f"no speed module for {args.game!r}; there are: {', '.join(found)}")
+    code = 0
+    for name, module in found.items():
+        if args.game and name != args.game:
+            continue
+        ratio = measure(module, args.seconds, args.rounds)
+        if ratio is None:
+            code = 1
+        elif ratio < TARGET and code == 0:
+            code = 2
+    return code
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ def script_json(text: str) -> Markup:
 def environment() -> Environment:
     return Environment(
         loader=PackageLoader("reports", "templates"),
-        autoescape=True,  # bot names, reasons and logs are untrusted (DESIGN.md, Reports)
+        autoescape=True,  # bot names, reasons and logs are untrusted
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -95,8 +95,10 @@ class SiteWriter:
                     target.write_bytes(data)
 
     def drawer_for(self, game: str) -> str | None:
+        """The game's replay drawer, ``static/games/<game>.js`` with its styles in the ``.css``
+        beside it; ``None`` for a game without one (the viewer then lists the events)."""
         asset = resources.files("reports") / "static" / "games" / f"{game}.js"
-        return f"games/{game}.js" if asset.is_file() else None
+        return f"games/{game}" if asset.is_file() else None
 
     def write_index(self) -> Path:
         """The index, and the whole head-to-head matrix beside it."""

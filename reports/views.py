@@ -228,7 +228,7 @@ class MatchView:
     seats: list[SeatDetail]
     facts: list[Fact]
     record: dict[str, Any] | None
-    drawer: str | None  # "games/block.js" when the game has a drawing, else None
+    drawer: str | None  # "games/block" when the game has a drawer (games/block.js + .css), else None
     log: str  # the match as text, one line per event
     list_href: str  # the match list page that holds this match
     prev_href: str | None

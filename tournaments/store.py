@@ -137,6 +137,7 @@ class Store:
         if not path.is_file():
             raise ArenaError(f"{output}: no tournament store here (expected {path})")
         if write:
+            Store.open(path).close()  # check it read-only first: a store refused stays untouched
             conn = sqlite3.connect(path, isolation_level=None)
         else:
             conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,

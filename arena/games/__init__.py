@@ -5,8 +5,10 @@ from arena.errors import UnknownGameError
 from arena.game import Game
 from arena.games.block import Block
 from arena.games.dice_1000 import Dice1000
+from arena.games.domino_cribbage import DominoCribbage
+from arena.games.thousand import Thousand
 
-GAMES: dict[str, Game] = {game.name: game for game in (Block(), Dice1000())}
+GAMES: dict[str, Game] = {game.name: game for game in (Block(), Dice1000(), DominoCribbage(), Thousand())}
 
 
 def get_game(name: str) -> Game:

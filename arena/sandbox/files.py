@@ -25,6 +25,11 @@ from arena.sandbox.command import SYSTEM_PATH
 
 _PACKAGES = {"protocol": Path(protocol.__file__).resolve().parent,
              "msgpack": Path(msgpack.__file__).resolve().parent}
+# The game engines, for bots that search with them: the game interface and every game, pure
+# Python, without the referee, the sandbox or the CLI (docs/adding-a-game.md).
+_ARENA = Path(__file__).resolve().parents[1]
+ENGINE_MODULES = ("__init__.py", "errors.py", "game.py", "options.py")
+ENGINE_PACKAGES = ("games",)
 _sdk: Path | None = None
 _sdk_lock = threading.Lock()
 
@@ -98,7 +103,8 @@ def sweep_stale() -> None:
 
 
 def sdk_dir() -> Path:
-    """The staged SDK folder (``protocol`` + ``msgpack``), created on first use, removed at exit."""
+    """The staged SDK folder (``protocol`` + ``msgpack`` + the game engines of ``arena``), created
+    on first use, removed at exit."""
     global _sdk
     with _sdk_lock:
         if _sdk is None or not _sdk.is_dir():
@@ -106,6 +112,13 @@ def sdk_dir() -> Path:
             folder = Path(tempfile.mkdtemp(prefix=_prefix("sdk"), dir=temp_base()))
             for name, source in _PACKAGES.items():
                 _copy_tree(source, folder / name, 0o755, 0o644)
+            engines = folder / "arena"
+            engines.mkdir(mode=0o755)
+            for name in ENGINE_MODULES:
+                shutil.copyfile(_ARENA / name, engines / name)
+                os.chmod(engines / name, 0o644)
+            for name in ENGINE_PACKAGES:
+                _copy_tree(_ARENA / name, engines / name, 0o755, 0o644)
             _compile(folder)
             os.chmod(folder, 0o755)
             owner = os.getpid()

@@ -62,6 +62,14 @@ def _dice_1000_check_result(state, result):
     assert capped or max(result.scores) >= 1000
 
 
+def _domino_cribbage_check_result(state, result):
+    target = state.options.target
+    if any(e["type"] == "capped" for e in state.events):
+        assert max(result.scores) < target
+    else:
+        assert max(result.scores) >= target > min(result.scores)
+
+
 SPECS: dict[str, Spec] = {
     "block": Spec(option_sets=[{}, {"auto_pass": False}, {"single_deal": True},
                                {"first_leader": "highest_double"}, {"hand_size": 7},
@@ -73,6 +81,18 @@ SPECS: dict[str, Spec] = {
                                     "floor_at_zero": False},
                                    {"max_rounds": 3}],
                       check_result=_dice_1000_check_result, seeds=range(6)),
+    "domino-cribbage": Spec(option_sets=[{}, {"starter_in_pegging_count": False},
+                                         {"target": 61, "zero_tile_rescores_15": False},
+                                         {"heels_points": 0, "show_double_bonus": 2,
+                                          "starter_double_counts_in_show": False},
+                                         {"target": 1000, "max_deals": 3}],
+                            check_result=_domino_cribbage_check_result),
+    "thousand": Spec(option_sets=[{"max_deals": 6}, {"max_deals": 4, "dark_bidding": True, "redeal": True},
+                                  {"max_deals": 4, "must_overtake": True, "ace_marriage": True,
+                                   "golden_round": "forced120_double", "rospis_penalty": "bolt"},
+                                  {"max_deals": 3, "show_prikup_on_forced_100": True,
+                                   "rospis": False, "golden_round": "double"}],
+                     seeds=range(8)),
 }
 
 

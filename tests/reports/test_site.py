@@ -57,7 +57,8 @@ def test_every_page_is_written(two_player: Site) -> None:
     bot_pages = sorted(p.name for p in (out / "bots").glob("*.html"))
     assert len(bot_pages) == len(entrants)
     assert all(re.fullmatch(r"\d+-[a-z0-9-]+\.html", name) for name in bot_pages), bot_pages
-    for asset in ("report.css", "replay.js", "games/block.js"):
+    for asset in ("report.css", "replay.js", "draw.js", "draw.css", "games/block.js",
+                  "games/block.css"):
         assert (out / "static" / asset).is_file()
 
 
@@ -72,6 +73,7 @@ def test_untrusted_text_is_escaped_everywhere(two_player: Site) -> None:
         for tag in re.findall(r"<script[^>]*>", html):
             assert tag in ('<script type="application/json" id="match-record">',
                            '<script src="../static/replay.js">',
+                           '<script src="../static/draw.js">',
                            '<script src="../static/games/block.js">'), (page, tag)
     assert escaped in two_player.index.read_text(encoding="utf-8")
     bot_page = next((two_player.site_dir / "bots").glob("*-script-alert-1-script.html"))
@@ -222,3 +224,16 @@ def test_a_tournament_without_results_yet(tmp_path: Path) -> None:
     html = index.read_text(encoding="utf-8")
     assert "0 played of 2" in html
     assert (tmp_path / "out" / "matches" / "list-1.html").is_file()
+
+
+def test_every_drawer_has_its_styles_and_the_shared_library_draws_for_all() -> None:
+    """A game's drawer is games/<game>.js with games/<game>.css beside it, and draws with the
+    shared library (draw.js) rather than a copy of its own."""
+    static = Path(__file__).resolve().parents[2] / "reports" / "static"
+    drawers = sorted((static / "games").glob("*.js"))
+    assert drawers
+    for js in drawers:
+        assert js.with_suffix(".css").is_file(), js
+        code = js.read_text(encoding="utf-8")
+        assert "Arena.registerGame(" in code
+        assert "svg:circle" not in code, f"{js.name} draws pips itself; use Arena.draw"

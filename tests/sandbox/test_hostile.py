@@ -171,10 +171,14 @@ def test_cannot_read_a_sibling_bots_folder(spy, random_bot):
 def test_cannot_read_the_referees_code(spy, random_bot):
     require_bwrap()
     referee = ROOT / "arena" / "referee.py"
-    status, record = play(spy, random_bot, "read_files", "auto", referee, ROOT, "/opt/arena/sdk")
+    status, record = play(spy, random_bot, "read_files", "auto", referee, ROOT, "/opt/arena/sdk",
+                          "/opt/arena/sdk/arena")
     finished_normally(record)
     assert f"DENIED {referee}" in status.stderr_tail and f"DENIED {ROOT}:" in status.stderr_tail
-    assert "READ /opt/arena/sdk: ['msgpack', 'protocol']" in status.stderr_tail  # the SDK, nothing else
+    # the SDK and the game engines, nothing else: no referee, sandbox or tournament code
+    assert "READ /opt/arena/sdk: ['arena', 'msgpack', 'protocol']" in status.stderr_tail
+    assert ("READ /opt/arena/sdk/arena: ['__init__.py', '__pycache__', 'errors.py', 'game.py', "
+            "'games', 'options.py']") in status.stderr_tail
     assert "The referee" not in status.stderr_tail
 
 

@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from arena.bots import bundled_bots
 from arena.cli import cli
+from arena.games import GAMES
+from arena.record import RECORD_FORMAT
 from tournaments.cli import COMMANDS, demo_config
 
 from .conftest import small_config, write_config
@@ -50,7 +53,7 @@ def test_run_ratings_and_replay(runner: CliRunner, tmp_path: Path, bots: dict[st
     result = runner.invoke(cli, ["tournament", "replay", str(out), "3", "--replay", str(replay_file)])
     assert result.exit_code == 0, result.stderr
     assert "identical to the stored match" in result.stdout
-    assert json.loads(replay_file.read_text())["format"] == "arena-match/1"
+    assert json.loads(replay_file.read_text())["format"] == RECORD_FORMAT
 
 
 @pytest.mark.parametrize("args, message", [
@@ -85,6 +88,17 @@ def test_demo_config_uses_the_bundled_bots() -> None:
     assert config.game == "block" and config.format.type == "round-robin"
     assert len(config.entrants) >= 2
     assert all(Path(e.path).parent.name == "bots" for e in config.entrants)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_demo_config_of_every_game(name: str) -> None:
+    """Each game's demo: the bundled bots that play it, at the game's default player count."""
+    game = GAMES[name]
+    config = demo_config(name)
+    assert config.game == name and config.format.players == game.default_players
+    expected = {str(b.path) for b in bundled_bots(name)}
+    assert expected <= {str(Path(e.path).resolve()) for e in config.entrants}
+    assert all(not b.games or name in b.games for b in bundled_bots(name))
 
 
 def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: Path) -> None:

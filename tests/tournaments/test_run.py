@@ -13,6 +13,7 @@ import os
 import pickle
 import re
 import shutil
+import sqlite3
 import textwrap
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -197,7 +198,7 @@ def test_a_match_replays_exactly(config_path: Path, tmp_path: Path) -> None:
     replay = replay_match(out, 5)
     assert replay.stored is not None and replay.warnings == []
     assert comparable_record(replay.replayed) == comparable_record(replay.stored)
-    assert replay.comparison().startswith("identical to the stored match: same deal")
+    assert replay.comparison().startswith("identical to the stored match: same luck")
 
 
 def test_store_is_a_single_sqlite_file_in_wal_mode(config_path: Path, tmp_path: Path) -> None:
@@ -350,3 +351,39 @@ def test_a_finished_match_travels_packed_as_the_store_keeps_it(config_path: Path
     assert received._packed == finished.record.pack()
     assert received.packed() is received._packed  # not packed again
     assert len(sent) < len(pickle.dumps(finished.record)) / 2
+
+
+def test_a_tournament_without_a_seed_gets_a_secret_one_and_keeps_it(
+        tmp_path: Path, bots: dict[str, Path]) -> None:
+    data = small_config([bots["alpha"], bots["beta"]])
+    del data["seed"]
+    path = write_config(tmp_path / "secret.toml", data)
+    first = prepare(load_config(path), tmp_path / "a")
+    other = prepare(load_config(path), tmp_path / "b")
+    assert first.config.seed != other.config.seed  # drawn at random, not a published default
+    assert first.config.seed.bit_length() > 32
+    run_tournament(first, backend=SerialBackend(), progress=False)
+    with Store.open(tmp_path / "a") as store:
+        assert store.config().seed == first.config.seed
+        records = [store.record(i) for i in store.done_ids()]
+    # resuming reads the seed back from the store: the same schedule and deals
+    again = prepare(load_config(path), tmp_path / "a")
+    assert again.config.seed == first.config.seed
+    assert [m.seed for m in again.schedule.matches] == [m.seed for m in first.schedule.matches]
+    # what is published holds per-match seeds only, and none is the tournament seed
+    assert all(r.seed != first.config.seed for r in records)
+    assert str(first.config.seed) not in "".join(r.to_json() for r in records)
+
+
+def test_a_store_of_the_older_format_is_refused_with_the_reason(
+        config_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_tournament(prepare(load_config(config_path), out), backend=SerialBackend(), progress=False)
+    conn = sqlite3.connect(out / STORE_NAME, isolation_level=None)
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'format'",
+                 (json.dumps("arena-tournament-store/1"),))
+    conn.close()
+    before = (out / STORE_NAME).read_bytes()
+    with pytest.raises(Exception, match="made by an older arena .* cannot be resumed"):
+        run_tournament(prepare(load_config(config_path), out), progress=False)
+    assert (out / STORE_NAME).read_bytes() == before

@@ -1,49 +1,16 @@
 /* Block dominoes for the replay viewer: the chain as domino tiles, every hand, the open ends,
- * the scores and each deal's result. Events: see arena/games/block/state.py; chain orientation:
- * rules/block.md §5 (a play on the left end joins the matching half to the left value, and the
- * tile's other half becomes the new left value; likewise on the right).
+ * the scores and each deal's result. Events: docs/games/block.md; tiles: Arena.draw.tile
+ * (draw.js); styles: games/block.css.
  */
 (function () {
   "use strict";
   var Arena = window.Arena;
   var h = Arena.h;
 
-  /* Where the pips of 0..6 sit on a 3×3 grid (cells 0..8, row by row). */
-  var PIPS = [[], [4], [2, 6], [2, 4, 6], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 3, 5, 6, 8]];
-
   function parseTile(text) {
     var p = text.split("-");
     return [parseInt(p[0], 10), parseInt(p[1], 10)];
   }
-
-  /* One tile as SVG: halves a | b, left to right (or top to bottom when vertical). */
-  function tileSvg(a, b, opts) {
-    opts = opts || {};
-    var vertical = !!opts.vertical;
-    var W = vertical ? 20 : 40, H = vertical ? 40 : 20;
-    var cls = "tile" + (vertical ? " tile-v" : " tile-h") + (opts.cls ? " " + opts.cls : "");
-    var kids = [
-      h("svg:rect", { class: "tile-body", x: 0.75, y: 0.75, width: W - 1.5, height: H - 1.5, rx: 3, ry: 3 }),
-      vertical
-        ? h("svg:line", { class: "tile-bar", x1: 3, y1: 20, x2: 17, y2: 20 })
-        : h("svg:line", { class: "tile-bar", x1: 20, y1: 3, x2: 20, y2: 17 }),
-    ];
-    [a, b].forEach(function (v, half) {
-      var ox = vertical ? 0 : half * 20, oy = vertical ? half * 20 : 0;
-      PIPS[v].forEach(function (cell) {
-        var r = Math.floor(cell / 3), c = cell % 3;
-        // On a vertical tile the grid is turned a quarter so that 2, 3 and 6 read naturally.
-        var x = vertical ? 5 + r * 5 : 5 + c * 5, y = vertical ? 5 + c * 5 : 5 + r * 5;
-        kids.push(h("svg:circle", { class: "pip", cx: ox + x, cy: oy + y, r: 1.9 }));
-      });
-    });
-    var label = "[" + a + "|" + b + "]";
-    return h("svg:svg", {
-      class: cls, viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": label,
-      "data-tile": Math.min(a, b) + "-" + Math.max(a, b),
-    }, [h("svg:title", { text: label })].concat(kids));
-  }
-
   function copy(state) {
     return {
       deal: state.deal, leader: state.leader, target: state.target,
@@ -82,17 +49,17 @@
         var hand = s.hands[ev.seat];
         var at = hand.indexOf(parts[0]);
         if (at >= 0) hand.splice(at, 1);
-        var a = tile[0], b = tile[1], placed;
-        if (!side) {                       // block.md §5: the first tile gives ends (a, b)
-          placed = [a, b]; s.chain = [placed]; s.ends = [a, b];
+        // The record says where the ends went (the engine applies the chain rule, written
+        // once, in arena/games/block/state.py): the tile sits between the old and the new end.
+        var placed;
+        if (!side) {
+          placed = [tile[0], tile[1]]; s.chain = [placed];
         } else if (side === "L") {
-          var left = s.ends[0], newL = a === left ? b : a;
-          placed = [newL, left]; s.chain.unshift(placed); s.ends = [newL, s.ends[1]];
+          placed = [ev.ends[0], prev.ends[0]]; s.chain.unshift(placed);
         } else {
-          var right = s.ends[1], newR = a === right ? b : a;
-          placed = [right, newR]; s.chain.push(placed); s.ends = [s.ends[0], newR];
+          placed = [prev.ends[1], ev.ends[1]]; s.chain.push(placed);
         }
-        if (ev.ends) s.ends = ev.ends.slice();   // the record's word wins
+        s.ends = ev.ends.slice();
         s.last = { seat: ev.seat, side: side, index: side === "L" ? 0 : s.chain.length - 1, tile: parts[0] };
         s.passedBefore = prev.passes.slice();   // automatic passes since the previous play
         s.passes = [];
@@ -155,7 +122,7 @@
       if (state.ends) chainKids.push(h("span", { class: "bk-end bk-end-left", title: "left open end" }, ["◀ ", h("b", { text: state.ends[0] })]));
       state.chain.forEach(function (t, i) {
         var isLast = state.last && state.last.index === i && !state.dealEnd;
-        chainKids.push(tileSvg(t[0], t[1], {
+        chainKids.push(Arena.draw.tile(t[0], t[1], {
           vertical: t[0] === t[1],
           cls: "tile-chain" + (isLast ? " tile-last seat-" + state.last.seat : ""),
         }));
@@ -171,7 +138,7 @@
         var pips = hand.reduce(function (sum, t) { var x = parseTile(t); return sum + x[0] + x[1]; }, 0);
         var tiles = hand.map(function (t) {
           var x = parseTile(t);
-          return tileSvg(x[0], x[1], { vertical: true, cls: "tile-hand" + (seat === mover && alternatives[t] ? " tile-alt" : "") });
+          return Arena.draw.tile(x[0], x[1], { vertical: true, cls: "tile-hand" + (seat === mover && alternatives[t] ? " tile-alt" : "") });
         });
         var passed = state.passedBefore.indexOf(seat) >= 0 || (state.dealEnd && state.passes.indexOf(seat) >= 0);
         var flags = [];
@@ -198,7 +165,7 @@
         kids.push(h("details", { class: "bk-setaside" }, [
           h("summary", { text: "Set aside, out of play this deal (" + state.setAside.length + " tiles)" }),
           h("div", { class: "bk-hand" }, state.setAside.map(function (t) {
-            var x = parseTile(t); return tileSvg(x[0], x[1], { vertical: true, cls: "tile-hand tile-dim" });
+            var x = parseTile(t); return Arena.draw.tile(x[0], x[1], { vertical: true, cls: "tile-hand tile-dim" });
           })),
         ]));
       }
@@ -233,6 +200,5 @@
     ]);
   }
 
-  Arena.block = { tileSvg: tileSvg };
   Arena.registerGame("block", drawer);
 })();

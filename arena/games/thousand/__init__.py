@@ -1,0 +1,43 @@
+"""Thousand (Тысяча), the trick-taking card game with an auction, for 2, 3 or 4 players
+(docs/games/thousand.md)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.game import Game
+from arena.games.thousand.options import ThousandOptions
+from arena.games.thousand.state import ThousandState
+from arena.options import build_options
+
+
+class Thousand(Game):
+    name = "thousand"
+    title = "Thousand"
+    rules_doc = "docs/games/thousand.md"
+    player_counts = (2, 3, 4)
+    default_players = 3
+    hidden_information = True
+    chance = True
+    can_draw = True
+    length_unit = "deals"
+    chance_events = frozenset({"dealer", "deal"})
+    Options = ThousandOptions
+
+    def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> ThousandOptions:
+        return build_options(ThousandOptions, values or {}, fixed={"num_players": num_players})
+
+    def new_match(self, options: ThousandOptions, seed: int) -> ThousandState:
+        return ThousandState(options, seed)
+
+    def length_cap(self, options: ThousandOptions) -> int:
+        return options.max_deals
+
+    def sample_state(self, options: ThousandOptions, observation: dict[str, Any],
+                     rng: random.Random) -> ThousandState:
+        from arena.games.thousand.sample import sample_state
+        return sample_state(options, observation, rng)
+
+    def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
+        from arena.games.thousand.describe import describe
+        return describe(event, names)

@@ -1,0 +1,98 @@
+/* The shared drawing library of the replay viewer: domino tiles, playing cards, dice and score
+ * tracks, for every game's drawer (games/<game>.js). Each function returns a DOM node built with
+ * Arena.h; styles are in draw.css.
+ *
+ *   Arena.draw.tile(a, b, {vertical, cls})   a domino [a|b], halves left to right (or top down)
+ *   Arena.draw.card("QH", {cls})             a playing card: rank 9 J Q K T A, suit H D C S
+ *   Arena.draw.die(face, {cls})              a die showing 1..6
+ *   Arena.draw.track(value, max, {marks, cls, label})
+ *                                            a horizontal score track with marked points
+ */
+(function () {
+  "use strict";
+  var Arena = (window.Arena = window.Arena || {});
+  var h = Arena.h;
+  var draw = (Arena.draw = Arena.draw || {});
+
+  /* Where the pips of 0..6 sit on a 3×3 grid (cells 0..8, row by row). */
+  var PIPS = [[], [4], [2, 6], [2, 4, 6], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 3, 5, 6, 8]];
+
+
+
+  /* One tile as SVG: halves a | b, left to right (or top to bottom when vertical). */
+  function tile(a, b, opts) {
+    opts = opts || {};
+    var vertical = !!opts.vertical;
+    var W = vertical ? 20 : 40, H = vertical ? 40 : 20;
+    var cls = "tile" + (vertical ? " tile-v" : " tile-h") + (opts.cls ? " " + opts.cls : "");
+    var kids = [
+      h("svg:rect", { class: "tile-body", x: 0.75, y: 0.75, width: W - 1.5, height: H - 1.5, rx: 3, ry: 3 }),
+      vertical
+        ? h("svg:line", { class: "tile-bar", x1: 3, y1: 20, x2: 17, y2: 20 })
+        : h("svg:line", { class: "tile-bar", x1: 20, y1: 3, x2: 20, y2: 17 }),
+    ];
+    [a, b].forEach(function (v, half) {
+      var ox = vertical ? 0 : half * 20, oy = vertical ? half * 20 : 0;
+      PIPS[v].forEach(function (cell) {
+        var r = Math.floor(cell / 3), c = cell % 3;
+        // On a vertical tile the grid is turned a quarter so that 2, 3 and 6 read naturally.
+        var x = vertical ? 5 + r * 5 : 5 + c * 5, y = vertical ? 5 + c * 5 : 5 + r * 5;
+        kids.push(h("svg:circle", { class: "pip", cx: ox + x, cy: oy + y, r: 1.9 }));
+      });
+    });
+    var label = "[" + a + "|" + b + "]";
+    return h("svg:svg", {
+      class: cls, viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": label,
+      "data-tile": Math.min(a, b) + "-" + Math.max(a, b),
+    }, [h("svg:title", { text: label })].concat(kids));
+  }
+
+  draw.tile = tile;
+
+  var SUIT_SYMBOL = { H: "\u2665", D: "\u2666", C: "\u2663", S: "\u2660" };
+  var SUIT_NAME = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
+  var RANK_NAME = { T: "10" };
+
+  /* A playing card from its text: rank then suit ("QH", "TS"); red suits in red. */
+  draw.card = function (text, opts) {
+    opts = opts || {};
+    var r = text.charAt(0), s = text.charAt(1);
+    var rank = RANK_NAME[r] || r;
+    var red = s === "H" || s === "D";
+    return h("span", {
+      class: "pcard " + (red ? "pcard-red" : "pcard-black") + (opts.cls ? " " + opts.cls : ""),
+      "data-card": text, title: rank + " of " + SUIT_NAME[s], role: "img",
+      "aria-label": rank + " of " + SUIT_NAME[s],
+    }, [h("span", { class: "pcard-rank", text: rank }), h("span", { class: "pcard-suit", text: SUIT_SYMBOL[s] })]);
+  };
+  draw.suitSymbol = function (s) { return SUIT_SYMBOL[s]; };
+
+  /* Where the pips of a die face sit on a 3x3 grid (cells 0..8). */
+  var DIE_PIPS = [[], [4], [2, 6], [2, 4, 6], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 3, 5, 6, 8]];
+
+  draw.die = function (face, opts) {
+    opts = opts || {};
+    var kids = [h("svg:title", { text: String(face) }),
+                h("svg:rect", { class: "die-body", x: 1, y: 1, width: 28, height: 28, rx: 5, ry: 5 })];
+    DIE_PIPS[face].forEach(function (cell) {
+      kids.push(h("svg:circle", { class: "die-pip", cx: 7 + (cell % 3) * 8, cy: 7 + Math.floor(cell / 3) * 8, r: 2.6 }));
+    });
+    return h("svg:svg", { class: "die" + (opts.cls ? " " + opts.cls : ""), viewBox: "0 0 30 30", role: "img",
+                          "aria-label": "die showing " + face, "data-face": face }, kids);
+  };
+
+  /* A score track from 0 to max: a bar to value, and marks (pits, a barrel, a target) as
+   * {at, to (optional: a span), label, cls}. */
+  draw.track = function (value, max, opts) {
+    opts = opts || {};
+    var pct = function (v) { return Math.max(0, Math.min(100, 100 * v / max)) + "%"; };
+    var kids = [h("div", { class: "track-bar", style: "width:" + pct(value) })];
+    (opts.marks || []).forEach(function (m) {
+      var style = "left:" + pct(m.at) + (m.to !== undefined ? ";width:" + pct(m.to - m.at) : "");
+      kids.push(h("div", { class: "track-mark" + (m.to !== undefined ? " track-span" : "") + (m.cls ? " " + m.cls : ""),
+                           style: style, title: m.label || "" }));
+    });
+    return h("div", { class: "track" + (opts.cls ? " " + opts.cls : ""), role: "img",
+                      "aria-label": (opts.label || "score") + " " + value + " of " + max }, kids);
+  };
+})();

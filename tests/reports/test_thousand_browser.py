@@ -1,0 +1,98 @@
+"""The Thousand replay board in a real headless Chromium: cards with suit symbols and colours,
+the auction table, the prikup, the passed cards, the trick with its winner, the trump and the
+score sheet; no console errors from the first frame to the last. Screenshots go beside the others.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from reports import render_site
+from tests.reports.browser import DESKTOP, PHONE, Browser
+from tests.reports.conftest import ROOT, Site, screenshot_dir
+from tournaments.backends import SerialBackend
+from tournaments.config import parse_config
+from tournaments.run import prepare, run_tournament
+from tournaments.store import Store
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    b = Browser()
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    folder = tmp_path_factory.mktemp("report-thousand")
+    config = parse_config({
+        "name": "Thousand evening",
+        "game": "thousand",
+        "seed": 5,
+        "options": {"max_deals": 3},
+        "entrants": [str(ROOT / "bots" / "thousand"), str(ROOT / "bots" / "thousand_bold"),
+                     str(ROOT / "bots" / "random")],
+        "format": {"players": 3, "rounds": 1},
+        "time_control": {"move_ms": 2000, "bank_ms": 10000, "startup_ms": 15000},
+    }, base_dir=folder, source="test config", stem="thousand")
+    out = folder / "out"
+    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
+    site_dir = folder / "site"
+    return Site(out, site_dir, render_site(out, site_dir))
+
+
+def test_the_thousand_board(browser: Browser, site: Site) -> None:
+    shots = screenshot_dir()
+    with Store.open(site.store_dir) as store:
+        row = store.matches()[0]
+        record = store.record(row.id)
+    page = site.site_dir / "matches" / f"{row.id}.html"
+    browser.size(*DESKTOP)
+    browser.open(page)
+    assert browser.errors() == []
+    types = browser.js("return Arena.viewer.frames.map(function (f) { return f.event && f.event.type; })")
+    assert "trick" in types and "deal_score" in types
+    # mid-auction / after the exchange / a finished trick
+    first_trick = types.index("trick")
+    browser.open(page, f"#step={first_trick + 1}")
+    assert browser.errors() == []
+    cards = browser.all(".th-hand .pcard")
+    assert cards, "the hands are drawn as cards"
+    symbols = {c.find_element("css selector", ".pcard-suit").text for c in cards}
+    assert symbols <= set("♥♦♣♠") and symbols
+    red = [c for c in cards if "pcard-red" in c.get_attribute("class")]
+    assert all(c.get_attribute("data-card")[1] in "HD" for c in red)
+    assert browser.css(".th-auction table").is_displayed()
+    assert browser.css(".th-prikup").is_displayed()
+    assert browser.css(".th-trick .th-won").is_displayed(), "the trick's winner is marked"
+    assert browser.css(".th-trump").text.startswith("trump")
+    browser.screenshot(shots / "thousand-trick.png")
+    if any(e["type"] == "action" and e["action"].startswith("give ") for e in record.events):
+        assert browser.all(".th-given .pcard")
+    score_at = types.index("deal_score")
+    browser.open(page, f"#step={score_at + 1}")
+    assert browser.css(".th-dealscore table").is_displayed()
+    browser.screenshot(shots / "thousand-deal-score.png")
+    browser.open(page, "#end")
+    assert browser.css(".th-sheet table").is_displayed()
+    assert browser.css("#replay").get_attribute("data-at-end") == "true"
+    boxes = browser.all(".replay-scores .replay-score")
+    scores = [int(b.get_attribute("data-score")) for b in sorted(boxes, key=lambda b: int(b.get_attribute("data-seat")))]
+    assert scores == list(row.scores)
+    browser.screenshot(shots / "thousand-end.png")
+    browser.size(*PHONE)
+    browser.open(page, f"#step={first_trick + 1}")
+    overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1
+    browser.screenshot(shots / "thousand-phone.png")
+    browser.size(*DESKTOP)
+    # every frame draws without an error
+    frames = browser.js("return Arena.viewer.frames.length")
+    browser.open(page)
+    for _ in range(frames - 1):
+        browser.keys("\ue014")
+    assert browser.errors() == []
