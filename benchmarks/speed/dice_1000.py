@@ -9,12 +9,16 @@ is one real choice between "roll" and "stop" (forced rolls are not decisions on 
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
-from arena.game import Chance
-from arena.games import get_game
-from arena.games.dice_1000.scoring import KEY_WEIGHT, ROLL_TABLE
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-LABEL = "Dice 1000, 2 players, rule set A, one whole match per seed"
+from arena.game import Chance  # noqa: E402
+from arena.games import get_game  # noqa: E402
+from arena.games.dice_1000.scoring import KEY_WEIGHT, ROLL_TABLE  # noqa: E402
+
+LABEL = "dice-1000: one whole 2-player match (rule set A)"
 
 GAME = get_game("dice-1000")
 OPTIONS = GAME.make_options(2)
