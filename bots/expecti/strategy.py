@@ -22,7 +22,9 @@ from itertools import product
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
-WIN_BONUS = 200  # a win is worth 1000 + this (README.md: "the worth of a win")
+WIN_BONUS = 200
+ENDGAME = True
+THREAT = True  # a win is worth 1000 + this (README.md: "the worth of a win")
 DEFAULTS = {
     "open_min": 75, "pits": [[200, 300], [600, 700]], "overtake_penalty": 50, "dump_truck": 555,
     "bolts_per_penalty": 3, "bolt_penalty": 100, "bolts_when_restricted": False,
@@ -185,6 +187,19 @@ class Context:
     def equity(self, my_worth, others_worth):
         return my_worth - others_worth / (self.n - 1)
 
+    def threat(self, mine, scores, on_barrel):
+        """The overtaking penalty I can expect before my next turn: each opponent below me
+        passes me with about the chance of a turn reaching the gap (docs §5 step 3)."""
+        pen = self.o["overtake_penalty"]
+        if not pen or not THREAT or on_barrel:
+            return 0.0
+        risk = 0.0
+        for q in self.others:
+            gap = mine - scores[q]
+            if 0 <= gap < 1000 - scores[q]:
+                risk += reach_probability(gap + 5, self.straights)
+        return pen * risk
+
     def can_stop(self, t):
         s = self.s
         if not self.opened[self.me] and t < self.o["open_min"]:
@@ -214,8 +229,8 @@ class Context:
             if o["barrel_attempts"] and att >= o["barrel_attempts"]:
                 score, on, falls = self.fall_score(me, score, falls), False, falls + 1
         score = self._after_floor_dump(score)
-        return self.equity(self.worth(me, score, on, att, falls, bolts, self.rest_of(me, self.scores)),
-                           self.base_others)
+        return self.equity(self.worth(me, score, on, att, falls, bolts, self.rest_of(me, self.scores))
+                           - self.threat(score, self.scores, on), self.base_others)
 
     def _overshoot_equity(self):
         me = self.me
@@ -268,7 +283,8 @@ class Context:
         for q in self.others:
             others += self.worth(q, scores[q], ob[q], self.attempts[q], falls[q], self.bolts[q],
                                  self.rest_of(q, scores))
-        value = self.equity(self.worth(me, new, on, 0, self.falls[me], bolts, self.rest_of(me, scores)), others)
+        value = self.equity(self.worth(me, new, on, 0, self.falls[me], bolts, self.rest_of(me, scores))
+                            - self.threat(new, scores, on), others)
         self._stop[t] = value
         return value
 
@@ -344,6 +360,189 @@ class Turn:
         return self.roll[d][i]
 
 
+# ----- the end game: the chance of winning ---------------------------------------------------
+END_ZONE = 600   # from this score on (barrel "points" or "entry_reset") the bot maximises P(win)
+H_LEVELS = (0.002, 0.005, 0.01, 0.02, 0.035, 0.05, 0.07, 0.1, 0.15, 0.25)
+
+
+class Solo:
+    """The position of one player after a turn, in the race model: the turn's equity is the
+    chance of winning, ``1`` for a winning bank, else ``(1 - h) * U(position after the turn)``
+    (the opponents finish first with probability ``h`` per round)."""
+
+    def __init__(self, model, s, on_barrel, attempts, falls, bolts_count, table=None):
+        m = self.m = model
+        self.s, self.on, self.a, self.f = s, on_barrel, attempts, falls
+        self.straights, self.barrel, self.win = m.straights, m.barrel, 1.0
+        self.overshoot = 0.0
+        self.table = table or m
+        g = m.g
+        o = m.o
+        if on_barrel:
+            a = attempts + 1
+            if o["barrel_attempts"] and a >= o["barrel_attempts"]:
+                self.bust = g * m.after_fall(s, falls)
+            else:
+                self.bust = g * m.U_barrel(falls, a)
+        else:
+            counts = o["bolts_per_penalty"] and (o["bolts_when_restricted"] or m.in_pit(s) is None)
+            if counts and bolts_count is not None and bolts_count + 1 >= o["bolts_per_penalty"]:
+                self.bust = g * m.U(s - o["bolt_penalty"], falls)
+            elif counts:
+                share = 1 / o["bolts_per_penalty"]
+                self.bust = g * ((1 - share) * m.U(s, falls) + share * m.U(s - o["bolt_penalty"], falls))
+            else:
+                self.bust = g * m.U(s, falls)
+
+    def can_stop(self, t):
+        s = self.s
+        top = self.m.in_pit(s)
+        if top is not None and s + t < top:
+            return False
+        return not (self.on and s + t < 1000)
+
+    def stop_equity(self, t):
+        m = self.m
+        new = self.s + t
+        if new >= 1000:
+            return 1.0
+        if new >= m.threshold:
+            return m.g * self.table.U_barrel(self.f, 0)  # mounts (the table after a knock-off)
+        if m.o["dump_truck"] and new == m.o["dump_truck"]:
+            new = 0
+        return m.g * m.U(new, self.f)
+
+
+class EndModel:
+    """U(score, falls) and U_barrel(falls, attempts used): the chance of winning a race against
+    opponents who finish with probability ``h`` per round, playing every turn optimally (each
+    turn solved exactly, as in ``Turn``). Solved by value iteration over the end zone; below it a
+    score is worth the zone's entry discounted by the rounds it takes to climb there at the
+    expected points of a turn."""
+
+    def __init__(self, o, h, straights):
+        self.o, self.h, self.g = o, h, 1 - h
+        self.straights = straights
+        self.barrel = o["barrel"]
+        self.threshold = o["barrel_threshold"]
+        self.pits = [tuple(p) for p in (o["pits"] or [])]
+        self.q = reach_probability(1000 - self.threshold, straights)
+        k = o["barrel_falls_to_zero"] if self.barrel == "points" else 0
+        self.k = k or 1
+        self.lo = END_ZONE // 5
+        self.hi = -(-self.threshold // 5)  # first index at or above the barrel
+        self.climb = turn_gain(straights)
+        self.u = [[0.5] * (self.hi - self.lo) for _ in range(self.k)]
+        self.ub = [[0.5] * max(o["barrel_attempts"], 1) for _ in range(self.k)]
+        for _ in range(3):
+            self._sweep()
+
+    def in_pit(self, score):
+        for lo, hi in self.pits:
+            if lo <= score < hi:
+                return hi
+        return None
+
+    def U(self, s, f):
+        f %= self.k
+        i = s // 5
+        if i >= self.hi:
+            return self.U_barrel(f, 0)
+        if i >= self.lo:
+            return self.u[f][i - self.lo]
+        # below the zone: the rounds needed to climb there, at a turn's expected gain
+        return self.u[f][0] * self.g ** ((END_ZONE - max(s, 0)) / self.climb)
+
+    def U_barrel(self, f, a):
+        return self.ub[f % self.k][min(a, len(self.ub[0]) - 1)]
+
+    def after_fall(self, s, f):
+        o = self.o
+        if self.barrel == "entry_reset":
+            return self.U(END_ZONE // 2, 0)  # back to an entry score: far below
+        if o["barrel_falls_to_zero"] and (f + 1) % o["barrel_falls_to_zero"] == 0:
+            return self.U(0, 0)
+        return self.U(s - o["barrel_fall_penalty"], f + 1)
+
+    def _sweep(self):
+        o, q, g = self.o, self.q, self.g
+        A = o["barrel_attempts"]
+        for f in range(self.k - 1, -1, -1):
+            # the barrel: each turn wins with q; the last attempt's bust is a fall
+            for a in range(len(self.ub[0]) - 1, -1, -1):
+                if A:
+                    nxt = self.after_fall(self.threshold, f) if a + 1 >= A else self.ub[f][a + 1]
+                    self.ub[f][a] = q + (1 - q) * g * nxt
+                else:  # unlimited attempts: U = q + (1 - q) g U
+                    self.ub[f][a] = q / (1 - (1 - q) * g)
+            for i in range(self.hi - 1, self.lo - 1, -1):
+                s = 5 * i
+                for _ in range(2):  # the bust returns here: a short fixed point
+                    solo = Solo(self, s, False, 0, f, None)
+                    self.u[f][i - self.lo] = Turn(solo, 0).roll_value(0, 5)
+
+
+_TURN_GAIN: dict = {}
+
+
+def turn_gain(straights):
+    """Expected points a turn banks when played for points (an opened player, no pits)."""
+    if straights not in _TURN_GAIN:
+        class Flat:
+            pass
+        c = Flat()
+        c.s, c.straights, c.barrel, c.win, c.bust, c.overshoot = 0, straights, "none", 1000.0, 0.0, 0.0
+        c.can_stop = lambda t: True
+        c.stop_equity = lambda t: float(t)
+        _TURN_GAIN[straights] = max(Turn(c, 0).roll_value(0, 5), 5.0)
+    return _TURN_GAIN[straights]
+
+
+_MODELS: dict = {}
+
+
+def end_model(o, okey, h, straights):
+    level = min(H_LEVELS, key=lambda x: abs(x - h))
+    key = (okey, level)
+    if key not in _MODELS:
+        _MODELS[key] = EndModel(o, level, straights)
+    return _MODELS[key]
+
+
+def finish_hazard(ctx, q_seat, score, on_barrel):
+    """An opponent's chance of winning on a given turn of theirs: on the barrel, the barrel
+    chance; otherwise the better of jumping to 1000 and of mounting and then winning."""
+    if on_barrel:
+        return ctx.q
+    jump = reach_probability(max(1000 - score, 5), ctx.straights)
+    if ctx.threshold is not None:
+        mount = reach_probability(max(ctx.threshold - score, 5), ctx.straights) * ctx.q
+        return max(jump, mount)
+    return jump
+
+
+def hazard(ctx, scores, on_barrel):
+    keep = 1.0
+    for q in ctx.others:
+        keep *= 1 - finish_hazard(ctx, q, scores[q], on_barrel[q])
+    return 1 - keep
+
+
+def end_turn(obs, ctx, okey):
+    """The Turn solver for an end-game position, maximising the chance of winning."""
+    me = ctx.me
+    h = hazard(ctx, ctx.scores, ctx.on_barrel)
+    model = end_model(ctx.o, okey, h, ctx.straights)
+    after = model
+    if any(ctx.on_barrel[q] for q in ctx.others):  # mounting would knock them off
+        ob = [False if q != me else ctx.on_barrel[q] for q in range(ctx.n)]
+        fallen = [ctx.fall_score(q, ctx.scores[q], ctx.falls[q]) if ctx.on_barrel[q] else ctx.scores[q]
+                  for q in range(ctx.n)]
+        after = end_model(ctx.o, okey, hazard(ctx, fallen, ob), ctx.straights)
+    solo = Solo(model, ctx.s, ctx.on_barrel[me], ctx.attempts[me], ctx.falls[me], ctx.bolts[me], after)
+    return solo
+
+
 _CACHE: dict = {}
 
 
@@ -364,7 +563,10 @@ def decide(obs, options=None):
     if solver is None or t < 5 * solver.lo:
         if len(_CACHE) > 64:
             _CACHE.clear()
-        solver = _CACHE[key] = Turn(Context(obs, options), t)
+        ctx = Context(obs, options)
+        if ENDGAME and ctx.s >= END_ZONE and ctx.threshold is not None and ctx.opened[ctx.me]:
+            ctx = end_turn(obs, ctx, okey[1])
+        solver = _CACHE[key] = Turn(ctx, t)
     ctx = solver.ctx
     roll = solver.roll_value(t, d)
     stop = ctx.stop_equity(t) if ctx.can_stop(t) else float("-inf")
