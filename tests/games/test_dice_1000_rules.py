@@ -81,6 +81,7 @@ def run_position(n=2, to_move=0, scores=None, rolls=(), values=None, **lists):
     state.first = to_move
     try:
         state._start_turn(to_move)
+        state._run("start")
     except ScriptEnd:
         pass
     return state
@@ -549,6 +550,14 @@ def test_capped_match_ranks_by_score_ties_shared():
     assert s.result().ranks == (1, 3, 1)
     assert s.events[-1]["winner"] is None
     assert GAME.length_cap(o) == 1 and GAME.length_unit == "rounds"
+
+
+def test_a_long_run_of_turns_without_a_choice_is_no_recursion():
+    """open_min=1000: nobody is ever asked; the match runs to the cap in a loop."""
+    o = GAME.make_options(8, {"open_min": 1000, "max_rounds": 300})
+    s = GAME.new_match(o, 1)
+    assert s.is_terminal() and of(s, "capped") == [{"type": "capped", "rounds": 300}]
+    assert of(s, "action") == []
 
 
 def test_random_play_always_finishes():

@@ -35,6 +35,7 @@ class Dice1000State(State):
         self.first = self.chance.stream("first").randrange(n)  # §1: the roll-off is a uniform seat
         self.events.append({"type": "first", "seat": self.first})
         self._start_turn(self.first)
+        self._run(BY_START)
 
     def _setup(self, options: Dice1000Options, chance: Chance) -> None:
         n = options.num_players
@@ -77,10 +78,19 @@ class Dice1000State(State):
         self._rng_random = self.chance.stream("turn", seat, k).random
         self.events.append({"type": "turn", "seat": seat, "turn": k, "round": self.round,
                             "score": self._scores[seat]})
-        self._roll(BY_START)
 
-    def _roll(self, by: str) -> None:
-        """Roll the dice left, score them (§2), and roll on while rolling is the only choice."""
+    def _run(self, by: str) -> None:
+        """Play on until a seat has a real choice or the match is over: the rolls that are forced,
+        the ends of turns, the next turns (a loop, however many turns pass without a choice)."""
+        while True:
+            outcome = self._roll(by)
+            if outcome is None or self._end_turn(outcome):
+                return
+            by = BY_START
+
+    def _roll(self, by: str) -> str | None:
+        """Roll the dice left, score them (§2), and roll on while rolling is the only choice.
+        Returns None when the seat has a choice, else how the turn ended ("bust", "overshoot")."""
         r = self._rng_random
         table = self._table
         events = self.events
@@ -101,15 +111,13 @@ class Dice1000State(State):
             events.append(ev)
             self.rolls.append(ev)
             if not points:
-                self._end_turn("bust")
-                return
+                return "bust"
             if self._barrel == "open" and self._scores[seat] + self.turn_total > WIN:
-                self._end_turn("overshoot")  # §6 open barrel: passing 1000 ends the turn (D-16)
-                return
+                return "overshoot"  # §6 open barrel: passing 1000 ends the turn (D-16)
             if used == d:
                 by = BY_HOT  # §3: stopping is illegal after hot dice
             elif self._can_stop():
-                return  # a real choice: the seat is asked
+                return None  # a real choice: the seat is asked
             else:
                 by = BY_MUST
 
@@ -148,12 +156,13 @@ class Dice1000State(State):
         self.events.append({"type": "action", "seat": self.seat, "action": action,
                             "turn_total": self.turn_total})
         if action == ROLL:
-            self._roll(BY_CHOICE)
-        else:
-            self._end_turn("bank")
+            self._run(BY_CHOICE)
+        elif not self._end_turn("bank"):
+            self._run(BY_START)
 
     # ----- after a turn (§5, in this order) ------------------------------------------------
-    def _end_turn(self, outcome: str) -> None:
+    def _end_turn(self, outcome: str) -> bool:
+        """Apply §5 and begin the next turn (without rolling); True when the match is over."""
         o = self.options
         seat = self.seat
         scores = self._scores
@@ -201,7 +210,7 @@ class Dice1000State(State):
             events.append({"type": "bank", "seat": seat, "amount": t, "score": new})
             if new >= WIN:  # §3 step 3, D-13, D-18: the mover wins at once
                 self._finish(seat, "win")
-                return
+                return True
             threshold = self._threshold
             if threshold is not None and new >= threshold:
                 if new > threshold:
@@ -246,9 +255,10 @@ class Dice1000State(State):
             if self.round >= o.max_rounds:
                 events.append({"type": "capped", "rounds": self.round})
                 self._finish(None, "capped")
-                return
+                return True
             self.round += 1
         self._start_turn((seat + 1) % n)
+        return False
 
     def _fall(self, q: int, reason: str) -> None:
         """§6: off the barrel. 'points': −barrel_fall_penalty, every barrel_falls_to_zero-th fall to
@@ -383,4 +393,5 @@ class Dice1000State(State):
             setattr(state, name, list(values))
         state.first = to_move
         state._start_turn(to_move)
+        state._run(BY_START)
         return state
