@@ -656,3 +656,18 @@ def test_duplicate_luck_same_dice_per_seat_and_turn(n):
             assert x[:short] == y[:short], key  # the same faces; only how many were used differs
             differ += len(x) != len(y)
         assert differ > 0
+
+
+def test_sample_state_draws_the_future_from_the_bots_rng():
+    o = GAME.make_options(2)
+    s = GAME.new_match(o, 21)
+    obs = s.observation(s.current_player())
+    futures = set()
+    for k in range(6):
+        copy = GAME.sample_state(o, obs, random.Random(k))
+        copy.apply("roll")
+        futures.add(tuple(next(e for e in copy.events if e["type"] == "roll")["faces"]))
+    s.apply("roll")
+    true_next = tuple(next(e for e in s.events if e["type"] == "roll" and e["by"] == "choice")["faces"])
+    assert len(futures) > 1
+    assert futures != {true_next}
