@@ -69,12 +69,16 @@ def win_rate(bot, other, options):
     return wins / (2 * len(SEEDS))
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # about a minute on an idle core
 def test_expecti_beats_threshold():
     rate = win_rate(expecti, threshold_300, GAME.make_options(2))
     print(f"expecti vs threshold 300, 2000 duplicate matches: {rate:.3f}")
     assert rate >= 0.55
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # about a minute on an idle core
 def test_expecti_beats_random():
     rate = win_rate(expecti, random_bot, GAME.make_options(2))
     print(f"expecti vs random, 2000 duplicate matches: {rate:.3f}")
@@ -144,6 +148,7 @@ def test_expecti_knows_the_barrel_chance():
     assert abs(EXPECTI.reach_probability(120, False) - 0.0676) < 0.001
 
 
+@pytest.mark.slow  # a real match through the referee
 @pytest.mark.parametrize("folder", ["threshold", "threshold-200", "expecti"])
 def test_bot_runs_as_a_process_through_the_referee(folder):
     bot, rnd = load_bot(BOTS / folder), load_bot(BOTS / "random")
