@@ -239,4 +239,5 @@ def test_every_drawer_has_its_styles_and_the_shared_library_draws_for_all() -> N
         assert js.with_suffix(".css").is_file(), js
         code = js.read_text(encoding="utf-8")
         assert "Arena.registerGame(" in code
-        assert "svg:circle" not in code, f"{js.name} draws pips itself; use Arena.draw"
+        for own in ("var PIPS", "die-pip", "tile-body", "pcard-suit"):
+            assert own not in code, f"{js.name} draws tiles, dice or cards itself; use Arena.draw"

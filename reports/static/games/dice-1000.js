@@ -1,38 +1,15 @@
 /* Dice 1000 for the replay viewer: the current turn's rolls as dice (the dice set aside
  * highlighted), the turn's running total, what the turn ended with, and a score ladder per player
  * from 0 to 1000 with the pits, the barrel and the dump-truck number marked.
- * Events: docs/games/dice-1000.md §10. Styles: dice-1000.css beside this file.
+ * Events: docs/games/dice-1000.md §10. Dice: Arena.draw.die (draw.js); styles: games/dice-1000.css.
  */
 (function () {
   "use strict";
   var Arena = window.Arena;
   var h = Arena.h;
 
-  // the styles live beside the script
-  (function linkStyles() {
-    var me = document.currentScript;
-    if (!me || !me.src) return;
-    var href = me.src.replace(/\.js(\?.*)?$/, ".css");
-    if (document.querySelector('link[href="' + href + '"]')) return;
-    document.head.appendChild(h("link", { rel: "stylesheet", href: href }));
-  })();
-
-  /* Where the pips of 1..6 sit on a 3×3 grid (cells 0..8, row by row). */
-  var PIPS = [[], [4], [2, 6], [2, 4, 6], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 3, 5, 6, 8]];
-
-  /* One die face as SVG (the shared Arena.draw.die when the page has it). */
-  function die(face, opts) {
-    if (Arena.draw && Arena.draw.die) return Arena.draw.die(face, opts);
-    opts = opts || {};
-    var kids = [h("svg:title", { text: String(face) }),
-                h("svg:rect", { class: "die-body", x: 1, y: 1, width: 28, height: 28, rx: 5, ry: 5 })];
-    PIPS[face].forEach(function (cell) {
-      var r = Math.floor(cell / 3), c = cell % 3;
-      kids.push(h("svg:circle", { class: "die-pip", cx: 7.5 + c * 7.5, cy: 7.5 + r * 7.5, r: 2.6 }));
-    });
-    return h("svg:svg", { class: "die" + (opts.cls ? " " + opts.cls : ""), viewBox: "0 0 30 30", role: "img",
-                          "aria-label": "die showing " + face, "data-face": face }, kids);
-  }
+  /* One die face, drawn by the shared library (draw.js). */
+  function die(face, opts) { return Arena.draw.die(face, opts); }
 
   function copy(s) {
     return {
