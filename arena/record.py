@@ -26,6 +26,9 @@ class SeatStatus:
     reason: str = ""
     stderr_tail: str = ""
     time_ms: float = 0.0  # thinking time used over the match
+    # The decision this seat failed at, when it failed at one (docs/match-record.md):
+    # {"decision": k, "legal": [...offered], "answer": text or None, "kind": status}.
+    failure: dict[str, Any] | None = None
 
 
 @dataclass
@@ -59,7 +62,9 @@ class MatchRecord:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> "MatchRecord":
         data = dict(data)
-        data["statuses"] = [SeatStatus(**s) for s in data.get("statuses", [])]
+        known = {f.name for f in fields(SeatStatus)}
+        data["statuses"] = [SeatStatus(**{k: v for k, v in s.items() if k in known})
+                            for s in data.get("statuses", [])]
         return MatchRecord(**data)
 
     @staticmethod
