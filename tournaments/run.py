@@ -79,7 +79,8 @@ def prepare(config: TournamentConfig, output: str | Path | None = None) -> Prepa
     if config.seed is None:
         config = dataclasses.replace(config, seed=_stored_seed(folder))
     schedule = make_schedule(len(bots), config.format, config.seed, candidates)
-    entrants = [Entrant(i, b.name, str(b.path), b.content_hash()) for i, b in enumerate(bots)]
+    entrants = [Entrant(i, b.name, str(b.path), b.content_hash(), b.description)
+                for i, b in enumerate(bots)]
     return Prepared(config, bots, entrants, schedule, folder)
 
 

@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS entrants (
     id           INTEGER PRIMARY KEY,      -- 0-based index in the config's entrant order
     name         TEXT NOT NULL UNIQUE,
     path         TEXT NOT NULL,            -- absolute bot folder
-    content_hash TEXT NOT NULL             -- sha256 of the folder's files (BotSpec.content_hash)
+    content_hash TEXT NOT NULL,            -- sha256 of the folder's files (BotSpec.content_hash)
+    description  TEXT NOT NULL DEFAULT ''  -- bot.toml's description (absent from older stores)
 );
 CREATE TABLE IF NOT EXISTS matches (
     id           INTEGER PRIMARY KEY,      -- 1-based place in the schedule
@@ -82,6 +83,7 @@ class Entrant:
     name: str
     path: str
     content_hash: str
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -199,8 +201,9 @@ class Store:
             }
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
                              [(k, json.dumps(v)) for k, v in meta.items()])
-            conn.executemany("INSERT INTO entrants (id, name, path, content_hash) VALUES (?,?,?,?)",
-                             [(e.id, e.name, e.path, e.content_hash) for e in entrants])
+            conn.executemany(
+                "INSERT INTO entrants (id, name, path, content_hash, description) VALUES (?,?,?,?,?)",
+                [(e.id, e.name, e.path, e.content_hash, e.description) for e in entrants])
         return store
 
     def _pragmas(self) -> None:
@@ -266,7 +269,11 @@ class Store:
         return self._meta("created_at")
 
     def entrants(self) -> list[Entrant]:
-        rows = self._conn.execute("SELECT id, name, path, content_hash FROM entrants ORDER BY id")
+        # A store made before descriptions were kept has no such column: its bots have none.
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(entrants)")}
+        description = "description" if "description" in columns else "''"
+        rows = self._conn.execute(
+            f"SELECT id, name, path, content_hash, {description} FROM entrants ORDER BY id")
         return [Entrant(*row) for row in rows]
 
     def done_ids(self) -> set[int]:
@@ -306,6 +313,13 @@ class Store:
         if row is None:
             raise ArenaError(self._missing(match_id))
         return MatchRecord.unpack_json(row[0])
+
+    def record_blobs(self, skip: set[int] | frozenset[int] = frozenset()) -> Iterator[tuple[int, bytes]]:
+        """(id, packed record) of every finished match whose id is not in ``skip``, in id order:
+        the bytes as stored (``MatchRecord.unpack`` reads them)."""
+        for mid, blob in self._conn.execute("SELECT id, record FROM matches ORDER BY id"):
+            if mid not in skip:
+                yield mid, blob
 
     def _missing(self, match_id: int) -> str:
         planned = self.planned
