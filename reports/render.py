@@ -148,8 +148,8 @@ class SiteWriter:
     def write_index(self) -> Path:
         """The index, and the whole head-to-head matrix beside it."""
         m, d = self.model, self.data
-        series = [Series(m.bot(s.entrant).name, m.bot(s.entrant).colour, d.history.get(s.entrant, []))
-                  for s in d.standings]
+        series = [Series(m.bot(s.entrant).name, m.bot(s.entrant).colour, d.history.get(s.entrant, []),
+                         s.entrant) for s in d.standings]
         last = max((x.number for x in d.matches), default=1)
         chart = rating_history_svg(series, last, d.initial_mu, d.initial_sigma)
         self._page("head_to_head.html.j2", "head-to-head.html", page_kind="head-to-head",

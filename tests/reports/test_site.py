@@ -87,7 +87,8 @@ def test_untrusted_text_is_escaped_everywhere(two_player: Site) -> None:
         for tag in re.findall(r"<script[^>]*>", html):
             assert tag in ('<script src="site.js">', '<script src="static/replay.js">',
                            '<script src="static/draw.js">', '<script src="static/match.js">',
-                           '<script src="static/games/block.js">'), (page, tag)
+                           '<script src="static/games/block.js">',
+                           '<script src="static/index.js">'), (page, tag)
     assert escaped in two_player.index.read_text(encoding="utf-8")
     bot_page = next((two_player.site_dir / "bots").glob("*-script-alert-1-script.html"))
     html = bot_page.read_text(encoding="utf-8")
