@@ -184,4 +184,4 @@ def is_compact(blob: bytes) -> bool:
 def pack_dict(data: dict[str, Any]) -> bytes:
     """A full record's dict in the packed form."""
     text = json.dumps(compact(data), ensure_ascii=False, separators=(",", ":"))
-    return zlib.compress(text.encode("utf-8"), 9)
+    return zlib.compress(text.encode("utf-8"), 6)

@@ -29,7 +29,12 @@ from arena.record import OK, MatchRecord
 from tournaments.config import TournamentConfig
 
 STORE_NAME = "tournament.sqlite"
-STORE_FORMAT = "arena-tournament-store/2"  # 2: named chance streams, secret seeds
+STORE_FORMAT = "arena-tournament-store/3"  # 2: named chance streams, secret seeds; 3: packed
+# records in the compact form (docs/match-record.md), entrants' descriptions. A store of format 2
+# reads the same (its records are zlib of the full JSON, its bots have no description); opened to
+# resume, it is marked 3, since the records it then gets are compact, which an arena reading 2
+# alone could not read.
+READABLE_FORMATS = (STORE_FORMAT, "arena-tournament-store/2")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -153,7 +158,7 @@ class Store:
         if fmt is None:
             conn.close()
             raise ArenaError(f"{path}: not a tournament store (it has no format marker)")
-        if fmt != STORE_FORMAT:
+        if fmt not in READABLE_FORMATS:
             conn.close()
             older = isinstance(fmt, str) and fmt.startswith("arena-tournament-store/")
             raise ArenaError(
@@ -163,6 +168,10 @@ class Store:
                    "tournament again in another output folder" if older else ""))
         if write:
             store._pragmas()
+            if fmt != STORE_FORMAT:
+                with store._transaction():
+                    conn.execute("UPDATE meta SET value = ? WHERE key = 'format'",
+                                 (json.dumps(STORE_FORMAT),))
         return store
 
     @staticmethod
@@ -317,9 +326,15 @@ class Store:
     def record_blobs(self, skip: set[int] | frozenset[int] = frozenset()) -> Iterator[tuple[int, bytes]]:
         """(id, packed record) of every finished match whose id is not in ``skip``, in id order:
         the bytes as stored (``MatchRecord.unpack`` reads them)."""
-        for mid, blob in self._conn.execute("SELECT id, record FROM matches ORDER BY id"):
+        if not skip:
+            yield from self._conn.execute("SELECT id, record FROM matches ORDER BY id")
+            return
+        ids = [row[0] for row in self._conn.execute("SELECT id FROM matches ORDER BY id")]
+        for mid in ids:
             if mid not in skip:
-                yield mid, blob
+                row = self._conn.execute("SELECT record FROM matches WHERE id = ?", (mid,)).fetchone()
+                if row is not None:
+                    yield mid, row[0]
 
     def _missing(self, match_id: int) -> str:
         planned = self.planned

@@ -331,3 +331,45 @@ def test_every_drawer_has_its_styles_and_the_shared_library_draws_for_all() -> N
         code = js.read_text(encoding="utf-8")
         assert "Arena.registerGame(" in code
         assert "svg:circle" not in code, f"{js.name} draws pips itself; use Arena.draw"
+
+
+def test_a_store_of_format_2_still_renders(two_player: Site, tmp_path: Path) -> None:
+    """A store written before records were packed compactly and descriptions kept: its records
+    are packed again for the site (without the bot folders inside them), its bots have no
+    description, and opening it to resume marks it with the current format."""
+    from arena.record import MatchRecord, is_compact
+    from tournaments.store import STORE_FORMAT
+
+    old = tmp_path / "old"
+    old.mkdir()
+    src = sqlite3.connect(two_player.store_dir / "tournament.sqlite")
+    dst = sqlite3.connect(old / "tournament.sqlite")
+    src.backup(dst)
+    src.close()
+    with stored(two_player) as store:
+        paths = {e.name: e.path for e in store.entrants()}
+    for mid, blob in dst.execute("SELECT id, record FROM matches").fetchall():
+        data = MatchRecord.unpack(blob).to_dict()
+        for seat in data["seats"]:
+            seat["path"] = paths[seat["name"]]
+        full = zlib.compress(json.dumps(data).encode(), 6)
+        assert not is_compact(full)
+        dst.execute("UPDATE matches SET record = ? WHERE id = ?", (full, mid))
+    dst.execute("ALTER TABLE entrants DROP COLUMN description")
+    dst.execute("UPDATE meta SET value = ? WHERE key = 'format'", (json.dumps("arena-tournament-store/2"),))
+    dst.commit()
+    dst.close()
+    site = tmp_path / "site"
+    render_site(old, site)
+    with stored(two_player) as store:
+        for row in store.matches():
+            _, record = read_record_script(site / "records" / f"{row.id}.js")
+            assert record["scores"] == list(row.scores)
+            assert all("path" not in seat for seat in record["seats"])
+    for path in paths.values():
+        assert path not in (site / "index.html").read_text(encoding="utf-8")
+    with Store.open(old) as store:
+        assert all(e.description == "" for e in store.entrants())
+    Store.open(old, write=True).close()
+    with Store.open(old) as store:
+        assert store._meta("format") == STORE_FORMAT
