@@ -141,7 +141,7 @@ def play_match(
             if action is None:
                 break
             record.decisions.append({"seat": seat_no, "legal": legal, "action": action,
-                                     "ms": round(used_ms, 3)})
+                                     "ms": round(used_ms, 1)})
             state.apply(action)
             emit()
     finally:

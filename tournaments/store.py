@@ -313,8 +313,14 @@ class Store:
         return _match_row(row)
 
     def record(self, match_id: int) -> MatchRecord:
-        """The full match record of a finished match."""
-        return MatchRecord.from_json(self.record_json(match_id))
+        """The full match record of a finished match, each seat's bot folder written back from the
+        entrants table (the packed record leaves it out)."""
+        record = MatchRecord.from_json(self.record_json(match_id))
+        paths = {e.name: e.path for e in self.entrants()}
+        for seat in record.seats:
+            if not seat.get("path") and seat.get("name") in paths:
+                seat["path"] = paths[seat["name"]]
+        return record
 
     def record_json(self, match_id: int) -> str:
         """The full match record of a finished match as the stored JSON text (docs/match-record.md)."""
