@@ -109,12 +109,20 @@ class SiteWriter:
         for folder in ("matches", "bots", "records", "static/games"):
             (self.out / folder).mkdir(parents=True, exist_ok=True)
         self.copy_static()
+        self.remove_old_match_pages()
         index = self.write_index()
         self.write_match_lists()
         self.write_bots()
         self.write_replay()
         self.write_records()
         return index
+
+    def remove_old_match_pages(self) -> None:
+        """A site rendered by an older arena had a page per match (``matches/<id>.html``) with the
+        whole record inside, bot folders included: the replay page replaces them."""
+        for page in (self.out / "matches").glob("*.html"):
+            if page.stem.isdigit():
+                page.unlink()
 
     def write_live(self) -> Path:
         """While a tournament runs: the index and the head-to-head page only, reloading

@@ -363,7 +363,10 @@ def test_a_store_of_format_2_still_renders(two_player: Site, tmp_path: Path) -> 
     dst.commit()
     dst.close()
     site = tmp_path / "site"
+    (site / "matches").mkdir(parents=True)
+    (site / "matches" / "1.html").write_text(f"a page per match, as an older arena wrote: {paths}")
     render_site(old, site)
+    assert not (site / "matches" / "1.html").exists()
     with stored(two_player) as store:
         for row in store.matches():
             _, record = read_record_script(site / "records" / f"{row.id}.js")
