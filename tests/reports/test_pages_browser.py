@@ -260,3 +260,62 @@ def test_the_address_follows_the_step_and_the_speed_control(browser: Browser, si
     browser.css('[data-step="play"]').click()
     assert int(browser.css("#replay").get_attribute("data-frame")) >= 6
     assert browser.errors() == []
+
+
+def drawn_games() -> list[str]:
+    from arena.games import GAMES
+    static = Path(__file__).resolve().parents[2] / "reports" / "static" / "games"
+    return sorted(name for name in GAMES if (static / f"{name}.js").is_file())
+
+
+@pytest.mark.parametrize("name", drawn_games())
+def test_every_game_replays_a_failed_match_through_its_drawer(browser: Browser, name: str,
+                                                              tmp_path: Path) -> None:
+    """Every game with a drawer: a match whose bot crashes at its 15th decision replays from the
+    record script to the failing step, without an error at any step."""
+    game = get_game(name)
+    players = game.default_players
+    options = game.make_options(players)
+    state = game.new_match(options, 21)
+    rng = random.Random(2)
+    record = MatchRecord(game=name, options=options_to_dict(options), seed=21,
+                         seats=[{"name": f"bot-{i}"} for i in range(players)], time_control={})
+    while not state.is_terminal() and len(record.decisions) < 15:
+        seat, legal = state.current_player(), state.legal_actions()
+        action = rng.choice(legal)
+        record.decisions.append({"seat": seat, "legal": legal, "action": action, "ms": 1.0})
+        state.apply(action)
+    assert not state.is_terminal()
+    seat, legal, k = state.current_player(), state.legal_actions(), len(record.decisions)
+    record.events = state.events
+    record.statuses = [SeatStatus() for _ in range(players)]
+    record.statuses[seat] = SeatStatus("crash", f"exited with code 1 while deciding (decision {k})",
+                                       "Traceback: boom\n", 1.0,
+                                       {"decision": k, "legal": legal, "answer": None, "kind": "crash"})
+    record.scores = list(state.scores())
+    record.ranks = [players if s == seat else 1 for s in range(players)]
+    text = record.to_json()
+    data = TournamentData(
+        name=name, game=name, options=record.options, seed=None,
+        entrants=[EntrantInfo(i, f"bot-{i}") for i in range(players)],
+        matches=[MatchInfo(id=1, number=1, seats=tuple(range(players)), seed=21,
+                           scores=tuple(record.scores), ranks=tuple(record.ranks),
+                           statuses=tuple(s.status for s in record.statuses),
+                           reasons=tuple(s.reason for s in record.statuses),
+                           stderr_tails=tuple(s.stderr_tail for s in record.statuses),
+                           time_ms=(1.0,) * players, duration_ms=10.0)],
+        standings=[], history={}, record=lambda _: text, planned=1)
+    SiteWriter(data, tmp_path).write()
+    browser.size(*DESKTOP)
+    browser.open(tmp_path / "replay.html", "?match=1")
+    assert browser.errors() == []
+    assert browser.js("return Arena.drawers[arguments[0]] !== undefined", name)
+    frames = browser.js("return Arena.viewer.frames.length")
+    for _ in range(frames - 1):
+        browser.keys("\ue014")  # ArrowRight
+    assert browser.errors() == []
+    assert browser.css("#replay").get_attribute("data-at-end") == "true"
+    box = browser.css(".replay-failure")
+    assert box.is_displayed() and f"at decision {k}" in box.text and "boom" in box.text
+    assert [c.text for c in browser.all(".replay-failure .chip")] == legal
+    browser.screenshot(screenshot_dir() / f"failed-{name}.png")
