@@ -66,10 +66,23 @@
 
   /* ----- the packed record (arena/record.py: pack_dict, expand) ----- */
 
-  /* A record script's string (one character per byte, read as x-user-defined) as bytes. */
+  /* A record script's string (one character per byte, read as x-user-defined) as bytes. A web
+   * server that declares the script's encoding overrides the script's charset: windows-1252 and
+   * latin-1 can be undone; UTF-8 loses bytes, and is said plainly. */
+  var CP1252 = { 0x20AC: 0x80, 0x201A: 0x82, 0x0192: 0x83, 0x201E: 0x84, 0x2026: 0x85, 0x2020: 0x86,
+    0x2021: 0x87, 0x02C6: 0x88, 0x2030: 0x89, 0x0160: 0x8A, 0x2039: 0x8B, 0x0152: 0x8C, 0x017D: 0x8E,
+    0x2018: 0x91, 0x2019: 0x92, 0x201C: 0x93, 0x201D: 0x94, 0x2022: 0x95, 0x2013: 0x96, 0x2014: 0x97,
+    0x02DC: 0x98, 0x2122: 0x99, 0x0161: 0x9A, 0x203A: 0x9B, 0x0153: 0x9C, 0x017E: 0x9E, 0x0178: 0x9F };
   function bytesOf(text) {
     var out = new Uint8Array(text.length);
-    for (var i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (c < 0x100) out[i] = c;
+      else if (c >= 0xF780 && c <= 0xF7FF) out[i] = c & 0xff;
+      else if (CP1252[c] !== undefined) out[i] = CP1252[c];
+      else throw new Error("the record script was read as text in another encoding (a web server " +
+        "that sends .js files as UTF-8?): serve records/*.js without a charset, or open the site from disk");
+    }
     return out;
   }
 
@@ -102,7 +115,9 @@
     if (typeof DecompressionStream === "undefined") {
       return Promise.reject(new Error("this browser cannot inflate the record (no DecompressionStream); use a current Chrome, Edge, Firefox or Safari"));
     }
-    var stream = new Blob([bytesOf(text)]).stream().pipeThrough(new DecompressionStream("deflate"));
+    var bytes;
+    try { bytes = bytesOf(text); } catch (e) { return Promise.reject(e); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
     return new Response(stream).text().then(function (json) { return Arena.expandRecord(JSON.parse(json)); });
   };
 
@@ -432,6 +447,7 @@
   };
 
   Arena.Viewer = Viewer;
+  Arena.recordBytes = bytesOf;
   Arena.buildFrames = buildFrames;
   Arena.failureText = failureText;
 

@@ -319,3 +319,25 @@ def test_every_game_replays_a_failed_match_through_its_drawer(browser: Browser, 
     assert box.is_displayed() and f"at decision {k}" in box.text and "boom" in box.text
     assert [c.text for c in browser.all(".replay-failure .chip")] == legal
     browser.screenshot(screenshot_dir() / f"failed-{name}.png")
+
+
+def test_a_record_script_read_in_another_encoding(browser: Browser, sites) -> None:
+    """A web server may declare the record scripts' encoding: windows-1252 and latin-1 are undone,
+    UTF-8 (which loses bytes) is reported plainly instead of replaying garbage."""
+    import re
+    raw = (sites["replay"].parent / "records" / "1.js").read_bytes()
+    body = re.search(rb'"(.*)"', raw, re.S).group(1)
+    data = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)), body)
+    assert any(b >= 0x80 for b in data)
+    browser.open(sites["replay"], "?match=1")
+    unpack = """var done = arguments[arguments.length - 1];
+        Arena.unpackRecord(arguments[0]).then(function (r) { done(['ok', r.decisions.length]); },
+                                               function (e) { done(['error', String(e.message)]); });"""
+    # what a browser makes of the bytes when told they are windows-1252 (its bytes 0x81, 0x8d,
+    # 0x8f, 0x90 and 0x9d have no character: browsers give them their own code point) or latin-1
+    cp1252 = "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in data)
+    for text in (cp1252, data.decode("latin-1")):
+        got = browser.driver.execute_async_script(unpack, text)
+        assert got == ["ok", len(sites["record"]["decisions"])]
+    got = browser.driver.execute_async_script(unpack, data.decode("utf-8", errors="replace"))
+    assert got[0] == "error" and "UTF-8" in got[1]
