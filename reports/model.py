@@ -374,7 +374,7 @@ class SiteModel:
                         self.match_row(m), m.statuses[seat], reason,
                         m.stderr_tails[seat] if seat < len(m.stderr_tails) else ""))
         failure_groups = [
-            FailureGroup(status, reason, len(ms), self.match_href(ms[0].id), ms[0].number)
+            FailureGroup(status, reason, len(ms), self.match_href(ms[0].id) + "#end", ms[0].number)
             for (status, reason), ms in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         ]
         return BotView(
