@@ -49,9 +49,9 @@ def test_dice_replay_draws_rolls_totals_and_ladders(browser: Browser, site) -> N
     with Store.open(out) as store:
         row = next(m for m in store.matches() if not m.failed)
         record = store.record(row.id)
-    page = site_dir / "matches" / f"{row.id}.html"
+    page, query = site_dir / "replay.html", f"?match={row.id}"
     browser.size(*DESKTOP)
-    browser.open(page)
+    browser.open(page, query)
     assert browser.errors() == []
     kinds = browser.js("return Arena.viewer.frames.map(function (f) { return f.event && f.event.type; })")
     assert "roll" in kinds and "turn_end" in kinds
@@ -59,7 +59,7 @@ def test_dice_replay_draws_rolls_totals_and_ladders(browser: Browser, site) -> N
     # a roll that scored without taking every die: the frame right after it
     target = next(i for i, e in enumerate(rolls) if e["points"] and len(e["kept"]) < len(e["faces"]))
     frame = [i for i, k in enumerate(kinds) if k == "roll"][target]
-    browser.open(page, f"#step={frame}")
+    browser.open(page, f"{query}#step={frame}")
     assert browser.js("return Arena.viewer.frames[Arena.viewer.pos].event.type") == "roll"
     last = browser.css(".dk-roll.is-last")
     faces = [int(d.get_attribute("data-face")) for d in last.find_elements("css selector", "svg.die")]
@@ -76,13 +76,13 @@ def test_dice_replay_draws_rolls_totals_and_ladders(browser: Browser, site) -> N
         assert len(ladder.find_elements("css selector", ".dk-dump")) == 1
     browser.screenshot(screenshot_dir() / "dice-1000-roll.png")
     # the end: the ladders and the score boxes show the stored scores
-    browser.open(page, "#end")
+    browser.open(page, f"{query}#end")
     assert browser.css("#replay").get_attribute("data-at-end") == "true"
     scores = [int(x.text) for x in browser.all(".dk-ladder-score")]
     assert scores == list(row.scores)
     browser.screenshot(screenshot_dir() / "dice-1000-end.png")
     browser.size(*PHONE)
-    browser.open(page, f"#step={frame}")
+    browser.open(page, f"{query}#step={frame}")
     assert browser.errors() == []
     overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
