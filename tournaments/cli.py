@@ -100,7 +100,7 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
     player count, duplicate deals, a fixed seed (the demo's deals are no secret)."""
     game = get_game(game_name)
     bots = bundled_bots(game.name)
-    players = game.default_players
+    players = game.demo_players or game.default_players
     entrants: list[Any] = [str(b.path) for b in bots]
     for i in range(len(bots), max(2, players)):  # too few bots: copies of the first fill the table
         entrants.append({"path": str(bots[0].path), "name": f"{bots[0].name}-{i + 1}"})

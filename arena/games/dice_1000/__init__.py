@@ -16,6 +16,7 @@ class Dice1000(Game):
     rules_doc = "docs/games/dice-1000.md"
     player_counts = tuple(range(2, 9))
     default_players = 2
+    demo_players = 4  # the demo shows a whole table of the bundled bots
     hidden_information = False
     chance = True
     can_draw = True  # only a capped match can share first place (§9)
