@@ -67,6 +67,14 @@ def bundled(name: str, game_name: str, seed: int, options=None):
         return lambda obs, legal: max(legal, key=pips)
     if name in ("thousand", "thousand_bold"):
         return _load(name).Strategy(1.15 if name == "thousand_bold" else 1.0).choose
+    if name in ("threshold", "threshold-200"):
+        limit = 200 if name == "threshold-200" else 300
+        choose = _load("threshold", "main").choose
+        return lambda obs, legal: choose(obs, legal, limit)
+    if name == "expecti":  # it takes the options as a third argument
+        from arena.options import options_to_dict
+        values, choose = options_to_dict(options), _load(name).choose
+        return lambda obs, legal: choose(obs, legal, values)
     strategy = _load(name)
     if hasattr(strategy, "set_options") and options is not None:  # pegger reads a few options
         from arena.options import options_to_dict
