@@ -221,6 +221,30 @@ def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
     click.echo(f"\n{bot.name}: all checks passed; it is ready to submit.")
 
 
+@cli.command("new-bot")
+@click.argument("folder", metavar="FOLDER")
+@click.option("--game", "game_name", required=True, help="The game the bot will play (see `arena games`).")
+@click.option("--lang", "lang", required=True,
+              type=click.Choice(["python", "c", "javascript", "rust"]),
+              help="The language of the bot.")
+@click.option("--name", help="The bot's name (default: the folder's name).")
+def new_bot(folder: str, game_name: str, lang: str, name: str | None) -> None:
+    """Write a working starter bot into a new FOLDER: manifest, code and a README that explains the
+    game's observation and actions."""
+    from arena.kits import LANGUAGES, missing_tools, write_kit
+
+    game = get_game(game_name)
+    write_kit(folder, game, lang, name)
+    language = LANGUAGES[lang]
+    click.echo(f"a {language.title} bot for {game.title} is in {folder}; the rule to replace is "
+               f"choose() in {folder}/{language.code} (README.md explains the observation)")
+    missing = missing_tools(lang)
+    if missing:
+        click.echo(f"note: {', '.join(missing)} not found under /usr; install the Debian packages "
+                   f"{' '.join(language.packages)}")
+    click.echo(f"try it: arena check {folder} --game {game.name}")
+
+
 def _register_extensions() -> None:
     """The commands of the tournaments and reports packages join the main group."""
     from reports.cli import COMMANDS as report_commands

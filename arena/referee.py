@@ -18,8 +18,9 @@ from arena.errors import ArenaError
 from arena.game import Game, Result
 from arena.games import get_game
 from arena.options import options_to_dict
+from arena.build import BuildFailed
 from arena.record import (
-    CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
+    BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
 )
 from protocol.wire import PROTOCOL_VERSION
 
@@ -156,6 +157,10 @@ def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
     for seat in seats:
         try:
             seat.process = launch(seat.bot, limits)
+        except BuildFailed as exc:
+            seat.fail(BUILD_FAILED, exc.reason)
+            seat.status.stderr_tail = exc.output
+            continue
         except OSError as exc:
             seat.fail(CRASH, f"could not be started: {exc}")
             continue

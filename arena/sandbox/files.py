@@ -173,6 +173,14 @@ def stage_bot(folder: Path, gid: int) -> Path:
     return stage
 
 
+def chown_tree(folder: Path, uid: int) -> None:
+    """Give ``folder`` and everything in it (symlinks themselves, never their targets) to ``uid``."""
+    os.chown(folder, uid, uid)
+    for root, dirs, names in os.walk(folder):
+        for name in dirs + names:
+            os.chown(os.path.join(root, name), uid, uid, follow_symlinks=False)
+
+
 def make_scratch(uid: int | None) -> Path:
     """A private writable folder on the host (levels without bubblewrap), owned by the bot's user."""
     scratch = Path(tempfile.mkdtemp(prefix=_prefix("scratch"), dir=temp_base()))

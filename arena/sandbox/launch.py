@@ -156,14 +156,23 @@ def _cgroup_name(user: users.BotUser | None) -> str:
     return f"arena-bot-{user.uid}" if user else f"arena-bot-p{os.getpid()}-{next(_cgroup_serial)}"
 
 
-def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) -> BotProcess:
+def start(bot: BotSpec, limits: Limits | None = None, background: bool = False, *,
+          writable: bool = False, env: dict[str, str] | None = None) -> BotProcess:
     """Start a bot's command in its sandbox. Raises ``OSError`` if it cannot be started, and
     :class:`ArenaError` if the isolation the limits require is not available.
 
     ``background``: a bot started ahead of its match boots at the lowest CPU priority, so that it
     takes only what the match in play leaves idle; :meth:`BotProcess.to_foreground` restores it.
     Only a root referee can restore it (the bot has a uid of its own), so elsewhere this does
-    nothing."""
+    nothing.
+
+    A bot with a build step is built first (``arena.build``, cached by its folder's content
+    hash; a failed build raises :class:`arena.build.BuildFailed`) and started from the build.
+    ``writable`` (for the build step itself) shows the folder writable, owned by the bot's user:
+    the caller passes a private copy. ``env`` adds variables to the bot's environment."""
+    if bot.build and not writable:
+        from arena import build
+        bot = build.ensure_built(bot)
     limits = limits or Limits()
     level = levels.choose_level(limits)
     user = users.allocate() if users.is_root() else None
@@ -173,25 +182,31 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) 
             cap = MemoryCap.create(_cgroup_name(user), limits.memory_mb * MiB,
                                    users.is_free if users.is_root() else None)
         folder = bot.path
-        if user is not None and not files.readable_in_place(folder, user.uid):
+        if writable:
+            if user is not None:
+                files.chown_tree(folder, user.uid)
+        elif user is not None and not files.readable_in_place(folder, user.uid):
             stage = files.stage_bot(folder, user.uid)
             folder = stage / "bot"
         sdk = files.sdk_dir()
-        check_program(bot.command, folder, level,
-                       os.environ.get("PATH", SYSTEM_PATH) if level == PROCESS_GROUP else SYSTEM_PATH)
+        command = bot.build if writable and bot.build else bot.command
+        check_program(command, folder, level,
+                      os.environ.get("PATH", SYSTEM_PATH) if level == PROCESS_GROUP else SYSTEM_PATH)
         if level == BWRAP:
             found = levels.support()
             assert found.bwrap is not None
-            argv = bwrap_argv(found.bwrap, found.bwrap_flags, limits, folder, sdk, list(bot.command))
-            env = environment(level, SCRATCH_MOUNT, SDK_MOUNT)
+            argv = bwrap_argv(found.bwrap, found.bwrap_flags, limits, folder, sdk, list(command),
+                              writable)
+            environ = environment(level, SCRATCH_MOUNT, SDK_MOUNT)
             cwd = Path("/")
         else:
             scratch = files.make_scratch(user.uid if user else None)
-            argv = list(bot.command)
-            env = environment(level, str(scratch), str(sdk))
+            argv = list(command)
+            environ = environment(level, str(scratch), str(sdk))
             cwd = folder
+        environ.update(env or {})
         proc = subprocess.Popen(
-            argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            argv, cwd=cwd, env=environ, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, bufsize=0, close_fds=True,
             preexec_fn=preexec(limits, user.uid if user else None, level, cap,
                                nice=BACKGROUND_NICE if background and user else 0),

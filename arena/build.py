@@ -1,0 +1,190 @@
+"""Bots submitted as source: the manifest's ``build`` step, run once per bot version.
+
+A manifest may name a build step (``build = "make"``, ``build = "cargo build --release --offline"``).
+Before a bot with one plays, :func:`ensure_built` copies its folder to a private build folder,
+runs the step there in the sandbox (the bots' own launcher, with :data:`BUILD_LIMITS`: no network,
+the system toolchains under ``/usr``, a time and a memory limit of its own) and keeps the built
+folder in a cache keyed by the source folder's content hash. Every match then plays from the built
+folder, read-only like any bot folder; the source folder is never written. The cache lives in
+``$ARENA_BUILD_CACHE`` or else ``<tmp>/arena-builds-<uid>`` (a folder that the bots' own users can
+traverse, so that a built bot needs no copy per match); a Dask worker builds in its own cache.
+
+A build that fails (exits non-zero, runs out of time or memory) raises :class:`BuildFailed` with
+its output's last lines; the referee gives the bot's seats the status ``build_failed``. Failures
+are remembered for the life of the process only (a missing toolchain may be installed meanwhile).
+"""
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from arena.bots import BotSpec, folder_hash
+from arena.sandbox.limits import Limits
+
+BUILD_SECONDS = 120           # wall-clock time a build may take
+BUILD_LIMITS = Limits(memory_mb=4096, cpu_seconds=BUILD_SECONDS, processes=128,
+                      file_size_mb=256, scratch_mb=256)  # RLIMIT_AS: rustc maps a lot it never uses
+OUTPUT_TAIL = 4096            # bytes of the build's output kept for the report
+OUTPUT_LINES = 20             # lines of it shown (arena check, arena play)
+# Where a build step's tools keep their caches and what they may not fetch.
+BUILD_ENV = {"CARGO_HOME": "/tmp/cargo", "CARGO_NET_OFFLINE": "true", "npm_config_offline": "true"}
+DONE = "built"                # the built folder inside a cache entry
+LOG = "build.log"
+
+_failed: dict[str, "BuildFailed"] = {}
+_lock = threading.Lock()
+_hash_locks: dict[str, threading.Lock] = {}
+
+
+class BuildFailed(Exception):
+    """A bot's build step failed: ``reason`` (one line) and ``output`` (its last lines)."""
+
+    def __init__(self, reason: str, output: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.output = output
+
+
+def cache_dir() -> Path:
+    """The build cache: ``$ARENA_BUILD_CACHE``, else a folder of our own under the temp folder."""
+    from arena.sandbox import files
+
+    configured = os.environ.get("ARENA_BUILD_CACHE")
+    if configured:
+        folder = Path(configured)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    folder = files.temp_base() / f"arena-builds-{os.geteuid()}"
+    try:
+        folder.mkdir(mode=0o711)
+    except FileExistsError:
+        st = os.lstat(folder)
+        if (not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid()
+                or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+            raise BuildFailed(f"the build cache {folder} is not a private folder of this user; "
+                              "remove it or set ARENA_BUILD_CACHE") from None
+    os.chmod(folder, 0o711)
+    return folder
+
+
+def ensure_built(bot: BotSpec, cache: Path | None = None,
+                 on_start=None) -> BotSpec:
+    """The bot, ready to play from its built folder (built now if no cached build exists).
+
+    ``on_start(bot)`` is called when a build really starts (not for a cached one). Raises
+    :class:`BuildFailed`."""
+    if not bot.build:
+        return bot
+    source = bot.source or bot.path
+    key = folder_hash(source)
+    with _lock:
+        if key in _failed:
+            raise _failed[key]
+        hash_lock = _hash_locks.setdefault(key, threading.Lock())
+    with hash_lock:
+        cache = cache or cache_dir()
+        entry = cache / key
+        if not (entry / DONE).is_dir():
+            with open(cache / f"{key}.lock", "w") as lock_file:
+                fcntl.flock(lock_file, fcntl.LOCK_EX)  # another process may be building it
+                if not (entry / DONE).is_dir():
+                    if on_start is not None:
+                        on_start(bot)
+                    try:
+                        _build(bot, source, cache, entry)
+                    except BuildFailed as exc:
+                        with _lock:
+                            _failed[key] = exc
+                        raise
+    return dataclasses.replace(bot, path=entry / DONE, source=source)
+
+
+def forget_failures() -> None:
+    """Forget the failed builds of this process (tests; a toolchain installed meanwhile)."""
+    with _lock:
+        _failed.clear()
+
+
+def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
+    from arena import sandbox
+    from arena.sandbox import files
+
+    work = Path(tempfile.mkdtemp(prefix=f"work-{entry.name[:16]}-", dir=cache))
+    os.chmod(work, 0o711)
+    folder = work / DONE
+    command = " ".join(bot.build)
+    try:
+        files._copy_tree(source, folder, 0o755, 0o644)
+        started = time.monotonic()
+        try:
+            process = sandbox.start(bot if bot.path == folder else dataclasses.replace(bot, path=folder),
+                                    BUILD_LIMITS, writable=True, env=BUILD_ENV)
+        except OSError as exc:
+            raise BuildFailed(f"build step {command!r} could not be started: {exc}") from None
+        try:
+            try:
+                out, err = process.proc.communicate(timeout=BUILD_SECONDS)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out, err = process.proc.communicate()
+                timed_out = True
+            output = _tail((out or b"") + (err or b""))
+            code = process.proc.returncode
+            hint = "" if timed_out or code == 0 else process.explain(output)
+        finally:
+            process.kill()
+        seconds = time.monotonic() - started
+        if timed_out:
+            raise BuildFailed(f"build step {command!r} did not finish within {BUILD_SECONDS} s", output)
+        if code != 0:
+            from arena.connection import describe_exit
+            raise BuildFailed(f"build step {command!r} {describe_exit(code)} after {seconds:.1f} s"
+                              + (f" ({hint})" if hint else ""), output)
+        _settle(folder)
+        (work / LOG).write_text(output, encoding="utf-8")
+        os.rename(work, entry)
+    finally:
+        if work.exists():
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _settle(folder: Path) -> None:
+    """The built folder belongs to the referee again, readable (not writable) by bots' users."""
+    uid = os.geteuid()
+    for root, dirs, names in os.walk(folder):
+        for name in dirs + names:
+            path = os.path.join(root, name)
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                if st.st_uid != uid:
+                    os.lchown(path, uid, os.getegid())
+                continue
+            if st.st_uid != uid:
+                os.chown(path, uid, os.getegid())
+            if stat.S_ISDIR(st.st_mode):
+                os.chmod(path, 0o755)
+            elif stat.S_ISREG(st.st_mode):
+                os.chmod(path, 0o755 if st.st_mode & stat.S_IXUSR else 0o644)
+            else:
+                os.unlink(path)  # a FIFO or socket left by the build is not part of a bot
+    os.chown(folder, uid, os.getegid())
+    os.chmod(folder, 0o755)
+
+
+def _tail(data: bytes) -> str:
+    text = data[-OUTPUT_TAIL:].decode("utf-8", errors="replace")
+    return text
+
+
+def output_lines(output: str, count: int = OUTPUT_LINES) -> list[str]:
+    """The last ``count`` non-empty lines of a build's output."""
+    return [line for line in output.rstrip().splitlines() if line.strip()][-count:]
