@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import fcntl
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -120,7 +121,7 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix=f"work-{entry.name[:16]}-", dir=cache))
     os.chmod(work, 0o711)
     folder = work / DONE
-    command = " ".join(bot.build)
+    command = shlex.join(bot.build)
     try:
         files._copy_tree(source, folder, 0o755, 0o644)
         started = time.monotonic()
@@ -128,7 +129,7 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
             process = sandbox.start(bot if bot.path == folder else dataclasses.replace(bot, path=folder),
                                     BUILD_LIMITS, writable=True, env=BUILD_ENV)
         except OSError as exc:
-            raise BuildFailed(f"build step {command!r} could not be started: {exc}") from None
+            raise BuildFailed(f"build step `{command}` could not be started: {exc}") from None
         try:
             try:
                 out, err = process.proc.communicate(timeout=BUILD_SECONDS)
@@ -144,10 +145,10 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
             process.kill()
         seconds = time.monotonic() - started
         if timed_out:
-            raise BuildFailed(f"build step {command!r} did not finish within {BUILD_SECONDS} s", output)
+            raise BuildFailed(f"build step `{command}` did not finish within {BUILD_SECONDS} s", output)
         if code != 0:
             from arena.connection import describe_exit
-            raise BuildFailed(f"build step {command!r} {describe_exit(code)} after {seconds:.1f} s"
+            raise BuildFailed(f"build step `{command}` {describe_exit(code)} after {seconds:.1f} s"
                               + (f" ({hint})" if hint else ""), output)
         _settle(folder)
         (work / LOG).write_text(output, encoding="utf-8")

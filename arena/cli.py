@@ -134,6 +134,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
                          f"got {len(bot_paths)} bots")
     bots = [load_bot(p) for p in bot_paths]
     options = game.make_options(len(bots), parse_assignments(option_items))
+    _build_first(bots)
     tc = _time_control(time_control)
     limits = Limits.parse(limits_text) if limits_text else Limits()
     names = _seat_names(bots)
@@ -150,6 +151,18 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     if replay_path:
         Path(replay_path).write_text(record.to_json(indent=1), encoding="utf-8")
         click.echo(f"match record written to {replay_path}")
+
+
+def _build_first(bots) -> None:
+    """Build the bots that have a build step (cached); a failed build is one clear line, exit 1."""
+    from arena.checker import build_first
+
+    for bot in {b.path: b for b in bots}.values():
+        if bot.build:
+            problem = build_first(bot, click.echo)
+            if problem:
+                click.echo(f"{bot.name}: {problem}", err=True)
+                sys.exit(1)
 
 
 def _seat_names(bots) -> list[str]:

@@ -190,8 +190,8 @@ def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeC
         except BotExited as exc:
             seat.fail(CRASH, f"{exc} during the handshake")
             continue
-        except BotProtocolError as exc:
-            seat.fail(HANDSHAKE_FAILED, f"sent a malformed handshake: {exc}")
+        except BotProtocolError as exc:  # bytes that are not a frame: as after ready (SPEC.md §7)
+            seat.fail(PROTOCOL_ERROR, f"during the handshake: {exc}")
             continue
         if reply["type"] != "ready":
             seat.fail(HANDSHAKE_FAILED, f"answered the hello with {reply['type']!r} instead of 'ready'")

@@ -46,6 +46,21 @@ def decode_body(body: bytes) -> dict[str, Any]:
     return message
 
 
+_TEXT = frozenset(range(0x20, 0x7f)) | {0x09, 0x0a, 0x0d}
+
+
+def looks_like_text(header: bytes) -> bool:
+    """Whether a frame's 4 length bytes are printable text (a bot printing to stdout): a real
+    frame that large is refused anyway, so this only chooses the words of the refusal."""
+    return all(b in _TEXT or b >= 0x80 for b in header) and any(b in _TEXT for b in header)
+
+
+def text_start(data: bytes, chars: int = 24) -> str:
+    """The start of a text a bot wrote on stdout, for its error message."""
+    text = data[:chars * 4].decode("utf-8", errors="replace").split("\n")[0]
+    return text[:chars] + "…" if len(text) > chars or len(data) > len(text.encode()) else text
+
+
 class FrameReader:
     """Accumulates bytes and yields whole frames; refuses frames larger than ``limit``."""
 
@@ -63,6 +78,10 @@ class FrameReader:
             return None
         (length,) = HEADER.unpack_from(buf)
         if length > self.limit:
+            text = looks_like_text(bytes(buf[:4]))
+            if text:
+                raise FrameError(f"stdout began with text {text_start(bytes(buf))!r}: print logs to "
+                                 "stderr; stdout carries only protocol frames")
             raise FrameError(f"message of {length} bytes announced; the limit is {self.limit} bytes")
         if len(buf) < 4 + length:
             return None

@@ -17,7 +17,7 @@ import secrets
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -252,6 +252,22 @@ def run_tournament(prepared: Prepared, *, workers: int | None = None,
             return _play(prepared, store, resumed, workers, backend, progress, say)
 
 
+def build_entrants(bots: Sequence[BotSpec], say: Callable[[str], None]) -> None:
+    """Build the entrants that have a build step, before any match (arena.build caches the result
+    by content hash); a failed build is said here, and its bot's seats get ``build_failed``."""
+    from arena.build import BuildFailed, ensure_built, output_lines
+
+    for bot in bots:
+        if not bot.build:
+            continue
+        try:
+            ensure_built(bot, on_start=lambda b: say(f"building {b.name}: {' '.join(b.build)}"))
+        except BuildFailed as exc:
+            tail = "; ".join(output_lines(exc.output, 3))
+            say(f"warning: entrant {bot.name!r} did not build: {exc.reason}"
+                + (f": {tail}" if tail else "") + "; its matches are lost as build_failed")
+
+
 def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
           backend: Backend | None, show: bool, say: Callable[[str], None] | None) -> RunResult:
     done_ids = store.done_ids()
@@ -264,6 +280,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         say(f"note: {prepared.schedule.note}")
     if resumed:
         say(f"resuming: {done} of {total} matches already played")
+    if todo and not getattr(backend, "name", "").startswith("dask"):  # a Dask worker builds its own
+        build_entrants(prepared.bots, say)
     if backend is None:
         per_match = prepared.config.cores_per_match
         n = workers or prepared.config.workers or default_workers(per_match)

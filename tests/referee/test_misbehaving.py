@@ -9,7 +9,7 @@ import pytest
 from arena.bots import load_bot
 from arena.connection import STDERR_TAIL
 from arena.record import (
-    CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT,
+    BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT,
 )
 from arena.referee import TimeControl, play_match
 from tests.conftest import surviving_children
@@ -30,6 +30,10 @@ EXPECTED = {
     "floods_stderr":     (OK, ""),
     "never_reads_stdin": (TIMEOUT, "in time"),
     "wrong_version":     (HANDSHAKE_FAILED, "protocol version 2"),
+    # text on stdout is named as such, with the same status before and after ready (SPEC.md §7)
+    "prints_before_ready": (PROTOCOL_ERROR, "stdout began with text 'debug: starting up"),
+    "prints_mid_match":  (PROTOCOL_ERROR, "stdout began with text \"legal: ['"),
+    "build_fails":       (BUILD_FAILED, "build step `sh -c 'echo"),
 }
 
 
