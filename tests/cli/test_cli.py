@@ -71,6 +71,7 @@ def test_play_options_and_time_control_reach_the_match(tmp_path):
     (["play", "block", RANDOM, str(BOTS)], "has no bot.toml manifest"),
     (["play", "block", RANDOM, RANDOM, "-t", "fast"], "time control 'fast'"),
     (["check", RANDOM, "--game", "go"], "unknown game 'go'"),
+    (["play", "thousand", RANDOM, str(BOTS / "greedy"), RANDOM], "bot 'greedy'"),
     (["check", RANDOM, "--game", "block", "-o", "target=-3"], "option 'target': -3 is not allowed"),
     (["check", RANDOM], "say which game the bot plays"),
 ])
