@@ -118,7 +118,12 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
     from arena import sandbox
     from arena.sandbox import files
 
-    work = Path(tempfile.mkdtemp(prefix=f"work-{entry.name[:16]}-", dir=cache))
+    # The bot's own user must reach the folder it builds in: in the cache if others can traverse
+    # it, else in the temp folder (and moved into the cache when it is built).
+    if files.traversable_by_others(cache):
+        work = Path(tempfile.mkdtemp(prefix=f"work-{entry.name[:16]}-", dir=cache))
+    else:
+        work = Path(tempfile.mkdtemp(prefix=files._prefix("stage"), dir=files.temp_base()))
     os.chmod(work, 0o711)
     folder = work / DONE
     command = shlex.join(bot.build)
@@ -152,6 +157,12 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
                               + (f" ({hint})" if hint else ""), output)
         _settle(folder)
         (work / LOG).write_text(output, encoding="utf-8")
+        if work.parent != cache:
+            moved = Path(tempfile.mkdtemp(prefix=f"work-{entry.name[:16]}-", dir=cache))
+            shutil.rmtree(moved)
+            shutil.copytree(work, moved, symlinks=True)
+            shutil.rmtree(work, ignore_errors=True)
+            work = moved
         os.rename(work, entry)
     finally:
         if work.exists():
