@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from arena.bots import load_bot
+from arena.clihelp import CONTEXT, SentenceGroup
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.games import GAMES, get_game
@@ -22,7 +23,7 @@ from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
 
 
-class ArenaGroup(click.Group):
+class ArenaGroup(SentenceGroup):
     """Turns a user's mistake (:class:`ArenaError`) into one clear line and exit code 2."""
 
     def invoke(self, ctx: click.Context):
@@ -33,7 +34,7 @@ class ArenaGroup(click.Group):
             ctx.exit(2)
 
 
-@click.group(cls=ArenaGroup)
+@click.group(cls=ArenaGroup, context_settings=CONTEXT)
 @click.version_option(package_name="arena")
 def cli() -> None:
     """Run bots that play table games against each other, fairly and safely."""

@@ -91,7 +91,7 @@ def test_the_command_line_and_the_toml_key_reach_the_cluster(setup: dict[str, An
                                                              tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "cli"
-    result = runner.invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "-o", str(out),
+    result = runner.invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "--output", str(out),
                                  "--cluster", cluster.scheduler_address])
     assert result.exit_code == 0, result.output
     assert f"playing on the Dask cluster at {cluster.scheduler_address}" in result.output
@@ -111,7 +111,7 @@ def test_an_unreachable_scheduler_is_a_clear_error_and_writes_nothing(setup: dic
                                                                       tmp_path: Path) -> None:
     with pytest.raises(ArenaError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
         DaskBackend("tcp://127.0.0.1:9", connect_timeout=1)
-    result = CliRunner().invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "-o",
+    result = CliRunner().invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "--output",
                                       str(tmp_path / "none"), "--cluster", "tcp://127.0.0.1:9"])
     assert result.exit_code != 0 and "cannot reach the Dask scheduler" in result.output
     assert not (tmp_path / "none").exists()
