@@ -50,9 +50,10 @@ _TEXT = frozenset(range(0x20, 0x7f)) | {0x09, 0x0a, 0x0d}
 
 
 def looks_like_text(header: bytes) -> bool:
-    """Whether a frame's 4 length bytes are printable text (a bot printing to stdout): a real
-    frame that large is refused anyway, so this only chooses the words of the refusal."""
-    return all(b in _TEXT or b >= 0x80 for b in header) and any(b in _TEXT for b in header)
+    """Whether an oversized frame's length bytes begin with text (a bot printing to stdout): the
+    frame is refused anyway, so this only chooses the words of the refusal. A real length's first
+    byte is 0 below 16 MiB; printable ASCII or a UTF-8 lead byte there means text."""
+    return bool(header) and (header[0] in _TEXT or 0xc2 <= header[0] <= 0xf4)
 
 
 def text_start(data: bytes, chars: int = 24) -> str:
