@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +102,13 @@ def game_section(game: Game) -> str:
 def readme(game: Game, lang: Language, name: str, folder: str) -> str:
     """The README of a new bot: how to run it, what to change, and the game's notation."""
     setup = " ".join(lang.packages)
+    section = game_section(game)
+    rules = f"`arena games {game.name}` lists the options and their defaults."
+    if not section.startswith("Rules"):
+        rules = f"Rules: `{game.rules_doc}` in the arena repository. " + rules
+    build_note = textwrap.fill(lang.build_note, 96)
+    files = "\n".join(textwrap.fill(line, 96, subsequent_indent="  ")
+                      for line in lang.files.splitlines())
     return f"""# {name}: a {game.title} bot in {lang.title}
 
 A starter bot made by `arena new-bot`. It already plays legal moves: it answers the referee's
@@ -119,11 +127,11 @@ Check it as arena will (every seat, every player count, against the random bot):
 Watch one match: `arena play {game.name} {folder} RANDOM_BOT_FOLDER` (the random bot is `bots/random`
 in the arena repository). Then submit the folder as it is, source code and all.
 
-{lang.build_note}
+{build_note}
 
 ## Files
 
-{lang.files}
+{files}
 
 ## How the bot talks to the referee
 
@@ -138,9 +146,9 @@ the decision in the match, over all seats), the `observation` (everything your s
 
 ## {game.title}: the observation and the actions
 
-Rules: `{game.rules_doc}` in the arena repository; `arena games {game.name}` lists the options.
+{rules}
 
-{game_section(game)}
+{section}
 """
 
 
