@@ -74,7 +74,9 @@ function encode(value) {
       else if (v < 0 && v >= -32) out.push(v + 0x100);
       else if (v >= 0 && v < 2 ** 32) { out.push(0xce); bytesBE(v, 4); }
       else if (v < 0 && v >= -(2 ** 31)) { out.push(0xd2); bytesBE(v >>> 0, 4); }
-      else throw new Error("integer out of range: " + v);
+      else { const b = new DataView(new ArrayBuffer(8)); b.setBigInt64(0, BigInt(v)); out.push(0xd3, ...new Uint8Array(b.buffer)); }
+    } else if (typeof v === "number") {
+      const b = new DataView(new ArrayBuffer(8)); b.setFloat64(0, v); out.push(0xcb, ...new Uint8Array(b.buffer));
     } else if (typeof v === "string") {
       const b = text.encode(v);
       if (b.length < 32) out.push(0xa0 | b.length);
