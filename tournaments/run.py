@@ -263,7 +263,9 @@ def build_entrants(bots: Sequence[BotSpec], say: Callable[[str], None]) -> None:
         try:
             ensure_built(bot, on_start=lambda b: say(f"building {b.name}: {' '.join(b.build)}"))
         except BuildFailed as exc:
-            tail = "; ".join(output_lines(exc.output, 3))
+            lines = output_lines(exc.output)
+            tail = "; ".join([line.strip() for line in lines if "error" in line.lower()][:2]
+                             or lines[-3:])
             say(f"warning: entrant {bot.name!r} did not build: {exc.reason}"
                 + (f": {tail}" if tail else "") + "; its matches are lost as build_failed")
 
