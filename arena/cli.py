@@ -115,13 +115,15 @@ def _time_control(text: str | None) -> TimeControl:
 @cli.command()
 @click.argument("game_name", metavar="GAME")
 @click.argument("bot_paths", metavar="BOT...", nargs=-1, required=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every shuffle.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every shuffle: the same seed gives the same deals.")
 @click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
-              help="A rule option (repeatable); see `arena games`.")
+              help="Set a rule option (repeatable); `arena games` lists them.")
 @click.option("--time-control", "-t", metavar="MOVE+BANK",
-              help="Seconds per move + seconds of bank per match, e.g. 1+10 (default 1+10).")
+              help="Give each move MOVE seconds for free and each bot a bank of BANK seconds for "
+                   "the match, e.g. 1+10 (the default).")
 @click.option("--limits", "limits_text", metavar="KEY=VALUE,...",
-              help="Sandbox limits, e.g. memory_mb=512,cpu_seconds=10 (docs/sandbox.md).")
+              help="Set sandbox limits, e.g. memory_mb=512,cpu_seconds=10 (docs/sandbox.md lists "
+                   "them).")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the match record as JSON to this file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
@@ -189,16 +191,19 @@ def _print_result(record, names: list[str]) -> None:
 
 @cli.command()
 @click.argument("bot_path", metavar="BOT")
-@click.option("--game", "game_name", help="The game the bot plays (or take it from --config).")
+@click.option("--game", "game_name", metavar="GAME", help="Check the bot in this game (or in the game of --config).")
 @click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
-              help="A rule option (repeatable), as for `arena play`.")
+              help="Set a rule option (repeatable), as for `arena play`.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="A tournament TOML: check under exactly its game, options, player count, time "
-                   "control and limits.")
+              help="Check under exactly the game, options, player count, time control and limits "
+                   "of this tournament TOML file.")
 @click.option("--matches-per-seat", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Whole matches against the random bot in each seat of each player count.")
-@click.option("--time-control", "-t", metavar="MOVE+BANK", help="As for `arena play`.")
-@click.option("--limits", "limits_text", metavar="KEY=VALUE,...", help="As for `arena play`.")
+              help="Play this many whole matches against the random bot in each seat of each "
+                   "player count.")
+@click.option("--time-control", "-t", metavar="MOVE+BANK",
+              help="Set the time control, as for `arena play`.")
+@click.option("--limits", "limits_text", metavar="KEY=VALUE,...",
+              help="Set sandbox limits, as for `arena play`.")
 def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
           config_path: str | None, matches_per_seat: int, time_control: str | None,
           limits_text: str | None) -> None:
@@ -241,11 +246,11 @@ def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
 
 @cli.command("new-bot")
 @click.argument("folder", metavar="FOLDER")
-@click.option("--game", "game_name", required=True, help="The game the bot will play (see `arena games`).")
+@click.option("--game", "game_name", metavar="GAME", required=True, help="Write a bot for this game (`arena games` lists them).")
 @click.option("--lang", "lang", required=True,
               type=click.Choice(["python", "c", "javascript", "rust"]),
-              help="The language of the bot.")
-@click.option("--name", help="The bot's name (default: the folder's name).")
+              help="Write the bot in this language.")
+@click.option("--name", metavar="NAME", help="Give the bot this name (default: the folder's name).")
 def new_bot(folder: str, game_name: str, lang: str, name: str | None) -> None:
     """Write a working starter bot into a new FOLDER: manifest, code and a README that explains the
     game's observation and actions."""

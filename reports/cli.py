@@ -10,7 +10,7 @@ import click
 @click.command()
 @click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--site", "site", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The folder to write the site to (default: TOURNAMENT_DIR itself, beside the "
+              help="Write the site to this folder (default: TOURNAMENT_DIR itself, beside the "
                    "store).")
 def report(output: Path, site: Path | None) -> None:
     """Render the tournament stored in TOURNAMENT_DIR as a static HTML site (open its index.html)."""

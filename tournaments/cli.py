@@ -34,11 +34,11 @@ def tournament() -> None:
 @tournament.command("run")
 @click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Matches played at once (default: the config's, else one per core, or per "
-                   "cores_per_match).")
+              help="Play this many matches at once (default: the config's `workers`, else one "
+                   "per core, or one per cores_per_match cores).")
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The folder for the results (default: the config's 'output').")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+              help="Store the results in this folder (default: the config's `output`).")
+@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Play the matches on the Dask cluster whose scheduler is at ADDRESS "
                    "(tcp://HOST:8786) instead of local workers (default: the config's 'cluster'). "
@@ -61,7 +61,7 @@ def ratings_command(output: Path) -> None:
 @click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(path_type=Path))
 @click.argument("match_id", type=int)
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Write the replayed match record (JSON) to this file.")
+              default=None, help="Write the replayed match record as JSON to this file.")
 def replay_command(output: Path, match_id: int, replay_file: Path | None) -> None:
     """Play match MATCH_ID of the tournament in TOURNAMENT_DIR again, alone: same bots, seats and
     seed."""
@@ -82,12 +82,12 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
 
 @click.command("demo")
 @click.option("--game", "game_name", default=DEMO_GAME, show_default=True,
-              type=click.Choice(sorted(GAMES)), help="The game to play.")
+              type=click.Choice(sorted(GAMES)), help="Play this game.")
 @click.option("--output", "output", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help=f"Output folder (default: {DEMO_OUTPUT}, or {DEMO_OUTPUT}-GAME "
-                                 "for another game).")
+              default=None, help=f"Store the results in this folder (default: {DEMO_OUTPUT}, "
+                                 f"or {DEMO_OUTPUT}-GAME for another game).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Matches played at once (default: one per core).")
+              help="Play this many matches at once (default: one per core).")
 def demo_command(game_name: str, output: Path | None, workers: int | None) -> None:
     """Play a small round-robin of the bundled bots of a game and say where the results are."""
     if output is None:
