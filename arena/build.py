@@ -21,7 +21,7 @@ import os
 import shlex
 import shutil
 import stat
-import subprocess
+import select
 import tempfile
 import threading
 import time
@@ -33,6 +33,8 @@ from arena.sandbox.limits import Limits
 BUILD_SECONDS = 120           # wall-clock time a build may take
 BUILD_LIMITS = Limits(memory_mb=4096, cpu_seconds=BUILD_SECONDS, processes=128,
                       file_size_mb=256, scratch_mb=256)  # RLIMIT_AS: rustc maps a lot it never uses
+BUILD_FOLDER_MB = 512         # the bot's folder with its build outputs (a build writes to the host disk)
+SIZE_CHECK_SECONDS = 0.25     # how often the folder is measured during a build
 OUTPUT_TAIL = 4096            # bytes of the build's output kept for the report
 OUTPUT_LINES = 20             # lines of it shown (arena check, arena play)
 # Where a build step's tools keep their caches and what they may not fetch.
@@ -136,21 +138,20 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
         except OSError as exc:
             raise BuildFailed(f"build step `{command}` could not be started: {exc}") from None
         try:
-            try:
-                out, err = process.proc.communicate(timeout=BUILD_SECONDS)
-                timed_out = False
-            except subprocess.TimeoutExpired:
+            raw, stopped = _watch(process, folder, started + BUILD_SECONDS)
+            if stopped:
                 process.kill()
-                out, err = process.proc.communicate()
-                timed_out = True
-            output = _tail((out or b"") + (err or b""))
+            output = _tail(bytes(raw))
             code = process.proc.returncode
-            hint = "" if timed_out or code == 0 else process.explain(output)
+            hint = "" if stopped or code == 0 else process.explain(output)
         finally:
             process.kill()
         seconds = time.monotonic() - started
-        if timed_out:
+        if stopped == "time":
             raise BuildFailed(f"build step `{command}` did not finish within {BUILD_SECONDS} s", output)
+        if stopped == "size":
+            raise BuildFailed(f"build step `{command}` made the bot's folder larger than "
+                              f"{BUILD_FOLDER_MB} MiB", output)
         if code != 0:
             from arena.connection import describe_exit
             raise BuildFailed(f"build step `{command}` {describe_exit(code)} after {seconds:.1f} s"
@@ -167,6 +168,47 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
     finally:
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _watch(process, folder: Path, deadline: float) -> tuple[bytearray, str | None]:
+    """Collect the build's output (stdout and stderr as they come; the tail only) until it ends;
+    stop it at ``deadline`` ("time") or when its folder outgrows the cap ("size")."""
+    from arena.sandbox import files
+
+    proc = process.proc
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    streams = {proc.stdout.fileno(), proc.stderr.fileno()}
+    output = bytearray()
+    cap = BUILD_FOLDER_MB * 1024 * 1024
+    next_check = 0.0
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            return output, "time"
+        if now >= next_check:
+            if files.disk_usage(folder) > cap:
+                return output, "size"
+            next_check = now + SIZE_CHECK_SECONDS
+        if not streams:
+            if proc.poll() is not None:
+                return output, None
+            time.sleep(0.05)
+            continue
+        ready, _, _ = select.select(list(streams), [], [], min(deadline - now, SIZE_CHECK_SECONDS))
+        for fd in ready:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                streams.discard(fd)
+                continue
+            output += data
+            if len(output) > 2 * OUTPUT_TAIL:
+                del output[:-OUTPUT_TAIL]
 
 
 def _settle(folder: Path) -> None:

@@ -136,3 +136,12 @@ def test_manifest_build_key(tmp_path):
     (folder / "bot.toml").write_text('command = "./bot"\nbuild = "no-such-compiler x"\n')
     with pytest.raises(BotError, match="no-such-compiler"):
         load_bot(folder)
+
+
+def test_a_build_that_fills_its_folder_is_stopped(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "BUILD_FOLDER_MB", 2)
+    step = "sh -c 'echo start; dd if=/dev/zero of=big bs=1M count=50 2>/dev/null; sleep 5'"
+    with pytest.raises(build.BuildFailed, match="larger than 2 MiB") as failed:
+        build.ensure_built(load_bot(_bot(tmp_path / "src", step)))
+    assert "start" in failed.value.output
+    assert not surviving_children()
