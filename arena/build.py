@@ -133,7 +133,7 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
         files._copy_tree(source, folder, 0o755, 0o644)
         started = time.monotonic()
         try:
-            process = sandbox.start(bot if bot.path == folder else dataclasses.replace(bot, path=folder),
+            process = sandbox.start(dataclasses.replace(bot, path=folder, source=None),
                                     BUILD_LIMITS, writable=True, env=BUILD_ENV)
         except OSError as exc:
             raise BuildFailed(f"build step `{command}` could not be started: {exc}") from None

@@ -77,7 +77,7 @@ def test_misbehaving_bot_gets_its_status(name, seat, random_bot):
 
 
 # fixtures that fail before the first decision: the match never starts
-ENDS_BEFORE_PLAY = {"crash_at_start", "wrong_version"}
+ENDS_BEFORE_PLAY = {"crash_at_start", "wrong_version", "prints_before_ready", "build_fails"}
 SLACK = 20  # seconds
 
 
