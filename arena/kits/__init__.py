@@ -51,7 +51,8 @@ LANGUAGES: dict[str, Language] = {lang.key: lang for lang in (
     Language("c", "C", "main.c", ("gcc", "libc6-dev", "make"), ("cc", "make"),
              "arena builds it once per version with `make` (the manifest's `build` step), inside "
              "the sandbox with no network, then runs `./bot`. Build it yourself with `make` to see "
-             "compiler errors sooner.",
+             "compiler errors sooner, and `make clean` before you submit the folder, so that the "
+             "build starts from your source.",
              "- `main.c`: the bot; `choose(observation, legal)` is the function to replace.\n"
              "- `mp.c`, `mp.h`: a small MessagePack reader and writer with the framing "
              "(`mp_receive`, `mp_send`, `mp_get`, `mp_at`).\n"
@@ -68,7 +69,8 @@ LANGUAGES: dict[str, Language] = {lang.key: lang for lang in (
              "manifest's `build` step), inside the sandbox with no network, then runs "
              "`./target/release/bot`. Only the standard library is used: no crate registry is "
              "reachable. Use the Debian `rustc` and `cargo` (under `/usr`): a toolchain installed "
-             "by rustup under your home folder is not visible inside the sandbox.",
+             "by rustup under your home folder is not visible inside the sandbox. Delete `target/` "
+             "before you submit the folder.",
              "- `src/main.rs`: the bot; `choose(observation, legal)` is the function to replace.\n"
              "- `src/msgpack.rs`: a small MessagePack codec with the framing (`receive`, `send`).\n"
              "- `Cargo.toml`, `Cargo.lock`, `bot.toml`: the build and the manifest."),
