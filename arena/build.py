@@ -99,6 +99,8 @@ def ensure_built(bot: BotSpec, cache: Path | None = None,
             with open(cache / f"{key}.lock", "w") as lock_file:
                 fcntl.flock(lock_file, fcntl.LOCK_EX)  # another process may be building it
                 if not (entry / DONE).is_dir():
+                    for stale in cache.glob(f"work-{key[:16]}-*"):  # a builder killed mid-build
+                        shutil.rmtree(stale, ignore_errors=True)
                     if on_start is not None:
                         on_start(bot)
                     try:
