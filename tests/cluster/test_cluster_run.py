@@ -164,3 +164,29 @@ def test_a_dask_worker_plays_on_a_core_of_its_own_and_lets_go_after_the_run(
     finally:
         claimers.close()
     assert claimed == sorted(cores.available())  # every core free again
+
+
+def test_source_bots_are_built_on_the_workers(tmp_path: Path, bots: dict[str, Path], client: Any,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot submitted as source is built by each worker that plays it (in the worker's own build
+    cache), never by the machine that starts the run; a failed build is build_failed there too."""
+    from arena.games import GAMES
+    from arena.kits import write_kit
+
+    local_cache = tmp_path / "local-cache"
+    monkeypatch.setenv("ARENA_BUILD_CACHE", str(local_cache))  # the workers were started before
+    source = write_kit(tmp_path / "cbot", GAMES["block"], "c")
+    broken = write_kit(tmp_path / "broken", GAMES["block"], "c")
+    (broken / "main.c").write_text("int main(void) { return x; }\n")
+    config = write_config(tmp_path / "t.toml", small_config([bots["alpha"], source, broken]))
+    with DaskBackend(client) as backend:
+        result = run_tournament(prepare(load_config(config), tmp_path / "out"), backend=backend,
+                                progress=False)
+    assert result.outcome == "complete"
+    with Store.open(result.store) as store:
+        names = {e.id: e.name for e in store.entrants()}
+        for m in store.matches():
+            for seat, entrant in enumerate(m.seats):
+                expected = "build_failed" if names[entrant] == "broken" else "ok"
+                assert m.statuses[seat] == expected, (m, names)
+    assert not local_cache.exists() or not any(local_cache.iterdir())
