@@ -244,12 +244,24 @@ def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
     click.echo(f"\n{bot.name}: all checks passed; it is ready to submit.")
 
 
+_LANGUAGE_NAMES = {"python": "python", "py": "python", "python3": "python", "c": "c",
+                   "javascript": "javascript", "js": "javascript", "node": "javascript",
+                   "nodejs": "javascript", "rust": "rust", "rs": "rust"}
+
+
+def _language(text: str) -> str:
+    try:
+        return _LANGUAGE_NAMES[text.lower()]
+    except KeyError:
+        raise click.BadParameter(f"{text!r} is not a kit language; choose python, c, javascript "
+                                 "or rust") from None
+
+
 @cli.command("new-bot")
 @click.argument("folder", metavar="FOLDER")
 @click.option("--game", "game_name", metavar="GAME", required=True, help="Write a bot for this game (`arena games` lists them).")
-@click.option("--lang", "lang", required=True,
-              type=click.Choice(["python", "c", "javascript", "rust"]),
-              help="Write the bot in this language.")
+@click.option("--lang", "lang", required=True, metavar="LANG", callback=lambda _c, _p, v: _language(v),
+              help="Write the bot in this language: python, c, javascript (or js, node) or rust.")
 @click.option("--name", metavar="NAME", help="Give the bot this name (default: the folder's name).")
 def new_bot(folder: str, game_name: str, lang: str, name: str | None) -> None:
     """Write a working starter bot into a new FOLDER: manifest, code and a README that explains the

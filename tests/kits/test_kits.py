@@ -88,7 +88,9 @@ def test_new_bot_command(tmp_path):
     again = runner.invoke(cli, ["new-bot", str(target), "--game", "block", "--lang", "c"])
     assert again.exit_code == 2 and "already exists" in again.output
     bad = runner.invoke(cli, ["new-bot", str(tmp_path / "x"), "--game", "block", "--lang", "cobol"])
-    assert bad.exit_code == 2 and "python" in bad.output
+    assert bad.exit_code == 2 and "python, c, javascript or rust" in bad.output
+    js = runner.invoke(cli, ["new-bot", str(tmp_path / "z"), "--game", "block", "--lang", "js"])
+    assert js.exit_code == 0 and (tmp_path / "z" / "msgpack.js").is_file()
     odd = runner.invoke(cli, ["new-bot", str(tmp_path / "9 lives"), "--game", "block", "--lang", "c"])
     assert odd.exit_code == 2 and "--name" in odd.output
     nogame = runner.invoke(cli, ["new-bot", str(tmp_path / "y"), "--game", "chess", "--lang", "c"])
