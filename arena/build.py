@@ -33,7 +33,6 @@ from arena.sandbox.limits import Limits
 BUILD_SECONDS = 120           # wall-clock time a build may take
 BUILD_LIMITS = Limits(memory_mb=4096, cpu_seconds=BUILD_SECONDS, processes=128,
                       file_size_mb=256, scratch_mb=256)  # RLIMIT_AS: rustc maps a lot it never uses
-BUILD_FOLDER_MB = 512         # the bot's folder with its build outputs (a build writes to the host disk)
 SIZE_CHECK_SECONDS = 0.25     # how often the folder is measured during a build
 OUTPUT_TAIL = 4096            # bytes of the build's output kept for the report
 OUTPUT_LINES = 20             # lines of it shown (arena check, arena play)
@@ -140,7 +139,7 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
         except OSError as exc:
             raise BuildFailed(f"build step `{command}` could not be started: {exc}") from None
         try:
-            raw, stopped = _watch(process, folder, started + BUILD_SECONDS)
+            raw, stopped = _watch(process, folder, started + BUILD_SECONDS, bot.folder_bytes)
             if stopped:
                 process.kill()
             output = _tail(bytes(raw))
@@ -153,7 +152,8 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
             raise BuildFailed(f"build step `{command}` did not finish within {BUILD_SECONDS} s", output)
         if stopped == "size":
             raise BuildFailed(f"build step `{command}` made the bot's folder larger than "
-                              f"{BUILD_FOLDER_MB} MiB", output)
+                              f"{bot.folder_bytes / 2**20:g} MiB, the most a bot folder may hold "
+                              "(the limit folder_mb)", output)
         if code != 0:
             from arena.connection import describe_exit
             raise BuildFailed(f"build step `{command}` {describe_exit(code)} after {seconds:.1f} s"
@@ -172,9 +172,10 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
             shutil.rmtree(work, ignore_errors=True)
 
 
-def _watch(process, folder: Path, deadline: float) -> tuple[bytearray, str | None]:
+def _watch(process, folder: Path, deadline: float, cap: int) -> tuple[bytearray, str | None]:
     """Collect the build's output (stdout and stderr as they come; the tail only) until it ends;
-    stop it at ``deadline`` ("time") or when its folder outgrows the cap ("size")."""
+    stop it at ``deadline`` ("time") or when its folder outgrows ``cap`` bytes ("size"): the built
+    folder must fit the bot's folder limit, as it is the folder the bot then plays from."""
     from arena.sandbox import files
 
     proc = process.proc
@@ -184,7 +185,6 @@ def _watch(process, folder: Path, deadline: float) -> tuple[bytearray, str | Non
         pass
     streams = {proc.stdout.fileno(), proc.stderr.fileno()}
     output = bytearray()
-    cap = BUILD_FOLDER_MB * 1024 * 1024
     next_check = 0.0
     while True:
         now = time.monotonic()

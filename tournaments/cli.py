@@ -15,12 +15,14 @@ from arena.bots import bundled_bots
 from arena.clihelp import SentenceGroup
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
+from arena.text import visible_line
 from reports import render_site
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.run import RunResult, prepare, replay_match, run_tournament
-from tournaments.store import Store
+from tournaments.store import Store, store_path
 
+LIVE_REPORT_S = 30  # seconds between renders of the report's index while a tournament runs
 DEMO_OUTPUT = "arena-demo"
 DEMO_GAME = "block"
 DEMO_ROUNDS = 4
@@ -69,7 +71,7 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
     for warning in replay.warnings:
         click.echo(f"warning: {warning}", err=True)
     record = replay.replayed
-    names = ", ".join(f"seat {i}: {s['name']}" for i, s in enumerate(record.seats))
+    names = ", ".join(f"seat {i}: {visible_line(s['name'])}" for i, s in enumerate(record.seats))
     click.echo(f"match {match_id}: {record.game}, seed {record.seed}; {names}")
     if replay.stored is not None:
         click.echo(f"stored:   {_result_line(replay.stored)}")
@@ -101,7 +103,7 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
     player count, duplicate deals, a fixed seed (the demo's deals are no secret)."""
     game = get_game(game_name)
     bots = bundled_bots(game.name)
-    players = game.default_players
+    players = game.demo_players or game.default_players
     entrants: list[Any] = [str(b.path) for b in bots]
     for i in range(len(bots), max(2, players)):  # too few bots: copies of the first fill the table
         entrants.append({"path": str(bots[0].path), "name": f"{bots[0].name}-{i + 1}"})
@@ -125,7 +127,8 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     if cluster or config.cluster:
         click.echo(f"playing on the Dask cluster at {cluster or config.cluster}")
     try:
-        result = run_tournament(prepared, workers=workers, progress=not quiet, cluster=cluster)
+        result = run_tournament(prepared, workers=workers, progress=not quiet, cluster=cluster,
+                                live_report=LIVE_REPORT_S)
     except KeyboardInterrupt:
         done = _stored_count(prepared.output)
         click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "
@@ -139,7 +142,8 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
                f"{result.failures} failed seats)")
     _print_ratings(prepared.output)
     click.echo(f"\nresults: {result.store}")
-    index = render_site(prepared.output)  # the report is part of every finished tournament
+    # the report is part of every finished tournament (the live report rendered it at the end)
+    index = result.report or render_site(prepared.output)
     click.echo(f"report: {Path(index).resolve()}  (open it in a browser)")
     return result
 
@@ -153,6 +157,7 @@ def _stored_count(output: Path) -> int:
 
 
 def _print_ratings(output: Path) -> None:
+    Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     with Store.open(output) as store:
         config = store.config()
         ratings = compute_ratings(store)
@@ -172,9 +177,9 @@ def _print_ratings(output: Path) -> None:
 def _result_line(record: Any) -> str:
     parts = []
     for i, status in enumerate(record.statuses):
-        text = f"{record.seats[i]['name']} {record.scores[i]} (rank {record.ranks[i]})"
+        text = f"{visible_line(record.seats[i]['name'])} {record.scores[i]} (rank {record.ranks[i]})"
         if status.status != "ok":
-            text += f" {status.status}: {status.reason}"
+            text += f" {status.status}: {visible_line(status.reason)}"
         parts.append(text)
     return "; ".join(parts) + f"; {len(record.decisions)} decisions"
 

@@ -139,9 +139,8 @@ def test_manifest_build_key(tmp_path):
 
 
 def test_a_build_that_fills_its_folder_is_stopped(tmp_path, monkeypatch):
-    monkeypatch.setattr(build, "BUILD_FOLDER_MB", 2)
     step = "sh -c 'echo start; dd if=/dev/zero of=big bs=1M count=50 2>/dev/null; sleep 5'"
-    with pytest.raises(build.BuildFailed, match="larger than 2 MiB") as failed:
-        build.ensure_built(load_bot(_bot(tmp_path / "src", step)))
+    with pytest.raises(build.BuildFailed, match="larger than 2 MiB, the most a bot folder") as failed:
+        build.ensure_built(load_bot(_bot(tmp_path / "src", step), folder_mb=2))
     assert "start" in failed.value.output
     assert not surviving_children()
