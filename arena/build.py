@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from arena.bots import BotSpec, folder_hash
+from arena.errors import BotError
 from arena.sandbox.limits import Limits
 
 BUILD_SECONDS = 120           # wall-clock time a build may take
@@ -86,7 +87,10 @@ def ensure_built(bot: BotSpec, cache: Path | None = None,
     if not bot.build:
         return bot
     source = bot.source or bot.path
-    key = folder_hash(source)
+    try:
+        key = folder_hash(source, bot.folder_bytes)
+    except BotError as exc:  # the folder changed since it was loaded
+        raise BuildFailed(f"its folder could not be read for the build: {exc}") from None
     with _lock:
         if key in _failed:
             raise _failed[key]
@@ -131,7 +135,10 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
     folder = work / DONE
     command = shlex.join(bot.build)
     try:
-        files._copy_tree(source, folder, 0o755, 0o644)
+        try:  # read as every bot folder is read: no link followed, no FIFO opened, within its limit
+            files._copy_tree(source, folder, 0o755, 0o644, max_bytes=bot.folder_bytes)
+        except BotError as exc:
+            raise BuildFailed(f"its folder could not be copied for the build: {exc}") from None
         started = time.monotonic()
         try:
             process = sandbox.start(dataclasses.replace(bot, path=folder, source=None),
