@@ -31,6 +31,8 @@ cluster is used.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import io
@@ -473,8 +475,11 @@ def worker_info() -> dict[str, str]:
 
 DEFAULT_PORT = 8786
 SCHEMES = ("tcp", "tls")
+PROBE_SECONDS = 5.0         # a Dask server greets at once: silence this long means it is none
 POLL_SECONDS = 0.5          # how often a run looks at the cluster's workers
 CALL_TIMEOUT = 10.0         # no call to the scheduler waits longer
+CHECK_TIMEOUT = 10.0        # a worker that does not answer the check in time is refused
+UNREGISTER_WAIT = 2.0       # seconds the end of a run waits for its plugin's removal
 
 
 def check_address(address: str) -> tuple[str, str, int]:
@@ -560,6 +565,8 @@ def _describe_refusal(info: Any) -> str:
                     "fingerprint")
         return (f"it runs other arena code (fingerprint {str(theirs)[:12]}, this is "
                 f"{code_fingerprint()[:12]}; arena {info.get('arena')})")
+    if isinstance(info, TimeoutError):
+        return str(info)
     if isinstance(info, BaseException):
         text = f"{type(info).__name__}: {info}".splitlines()[0][:200]
         return f"it cannot run arena's check ({text}; is arena installed there?)"
@@ -587,7 +594,7 @@ class DaskBackend:
         if isinstance(address, str):
             scheme, host, port = check_address(address)
             address = f"{scheme}://{host if ':' not in host else f'[{host}]'}:{port}"
-            _probe(address, scheme, host, port, connect_timeout)
+            _probe(address, scheme, host, port, min(connect_timeout, PROBE_SECONDS))
             try:
                 self._client = distributed.Client(address, timeout=connect_timeout,
                                                   set_as_default=False)
@@ -611,10 +618,15 @@ class DaskBackend:
         self._looked = 0.0
         self._verified: dict[str, int] = {}    # worker address -> threads
         self._refused: dict[str, str] = {}     # worker address -> why
+        self._checking: dict[str, Any] = {}    # worker address -> its check (a future)
         self._waiting = False
         self._threads = 0
         try:
+            deadline = time.monotonic() + CHECK_TIMEOUT + 1.0
             self._look(force=True)
+            while self._checking and time.monotonic() < deadline:  # the workers there now
+                time.sleep(0.05)
+                self._look(force=True)
         except BaseException:
             self.close()
             raise
@@ -647,21 +659,38 @@ class DaskBackend:
             del self._verified[gone]
         for gone in [a for a in self._refused if a not in current]:
             del self._refused[gone]
-        new = sorted(a for a in current if a not in self._verified and a not in self._refused)
-        if new:
+        for gone in [a for a in self._checking if a not in current]:
+            del self._checking[gone]
+        for worker in sorted(current):   # each newcomer is checked on its own, in the background
+            if worker not in self._verified and worker not in self._refused \
+                    and worker not in self._checking:
+                self._checking[worker] = asyncio.run_coroutine_threadsafe(
+                    self._check(worker), self._client.loop.asyncio_loop)
+        for worker, check in list(self._checking.items()):
+            if not check.done():
+                continue
+            del self._checking[worker]
             try:
-                infos = self._call(self._client._run, worker_info, workers=new, on_error="return")
-            except Exception as exc:
-                infos = {a: exc for a in new}
-            for worker in new:
-                info = infos.get(worker)
-                if isinstance(info, dict) and info.get("fingerprint") == code_fingerprint():
-                    self._verified[worker] = current[worker]
-                elif info is not None:
-                    self._refused[worker] = _describe_refusal(info)
-                    self.say(f"warning: Dask worker {worker} gets no matches: "
-                             f"{self._refused[worker]}; install this arena there")
+                info = check.result()
+            except BaseException as exc:  # noqa: BLE001 (whatever it was, the worker is refused)
+                info = exc
+            if isinstance(info, dict) and info.get("fingerprint") == code_fingerprint():
+                self._verified[worker] = current[worker]
+            else:
+                self._refused[worker] = _describe_refusal(info)
+                self.say(f"warning: Dask worker {worker} gets no matches: "
+                         f"{self._refused[worker]}; install this arena there")
         self._threads = sum(self._verified.values())
+
+    async def _check(self, worker: str) -> Any:
+        """What ``worker_info`` says on ``worker`` (or the exception), in ``CHECK_TIMEOUT``."""
+        try:
+            infos = await asyncio.wait_for(
+                self._client._run(worker_info, workers=[worker], on_error="return"),
+                CHECK_TIMEOUT)
+        except asyncio.TimeoutError:
+            return TimeoutError(f"it did not answer arena's check in {CHECK_TIMEOUT:g} s")
+        return infos.get(worker, LookupError("it left"))
 
     def _window(self) -> int:
         """Matches in flight: the verified workers' threads, at most ``max_in_flight``."""
@@ -786,21 +815,24 @@ class DaskBackend:
         return next(futures) if futures.has_ready() else None
 
     def _end(self, plugin: str, unfinished: list[Any]) -> None:
-        """Cancel what is left, let the verified workers go of their cores and warm bots, remove
-        the run's plugin; each step bounded in time (a worker that cannot answer is skipped)."""
+        """Cancel what is left, let the verified workers go of their cores and warm bots, and
+        remove the run's plugin; each step bounded in time. The scheduler forgets the plugin
+        as soon as it gets the request, then asks every worker to drop it, and waits for each
+        answer: a worker that cannot answer (one that fails to start, say) would hold the end
+        of the run for the whole timeout, so the run does not wait for that beyond a moment."""
         client = self._client
-        steps: list[Callable[[], Any]] = []
         if unfinished:
-            steps.append(lambda: self._call(client._cancel, unfinished))
+            with contextlib.suppress(Exception):
+                self._call(client._cancel, unfinished)
         if self._verified:
-            steps.append(lambda: self._call(client._run, end_of_run, workers=list(self._verified),
-                                            on_error="ignore"))
-        steps.append(lambda: self._call(client._unregister_worker_plugin, name=plugin))
-        for step in steps:
-            try:
-                step()
-            except Exception:
-                pass
+            with contextlib.suppress(Exception):
+                self._call(client._run, end_of_run, workers=list(self._verified),
+                           on_error="ignore")
+        with contextlib.suppress(Exception):
+            removal = asyncio.run_coroutine_threadsafe(
+                client._unregister_worker_plugin(name=plugin), client.loop.asyncio_loop)
+            with contextlib.suppress(Exception):
+                removal.result(timeout=UNREGISTER_WAIT)
 
     def _raise(self, job: MatchJob, future: Any) -> None:
         exc = future.exception()
