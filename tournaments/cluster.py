@@ -730,7 +730,11 @@ class DaskBackend:
         in_flight: dict[str, tuple[MatchJob, Any, MatchJob | None, frozenset[str]]] = {}
         seen: set[int] = set()
         attempts: dict[int, int] = {}
-        futures = self._distributed.as_completed(loop=client.loop)
+        # Results are fetched in the background: a result lost with its worker before it was
+        # fetched is computed again, and waiting for it here would block the loop that takes
+        # back tasks whose workers are gone.
+        futures = self._distributed.as_completed(loop=client.loop, with_results=True,
+                                                 raise_errors=False)
 
         def seats(job: MatchJob) -> tuple[str, ...]:
             return tuple(digests[Path(bot.path)] for bot in job.bots)
@@ -782,33 +786,34 @@ class DaskBackend:
                 if not in_flight and (self._stopping or not pending):
                     return
                 self._wait_status(not self._verified and not self._stopping)
-                future = self._next(futures, POLL_SECONDS)
-                if future is None or future.key not in in_flight:
+                item = self._next(futures, POLL_SECONDS)
+                if item is None or item[0].key not in in_flight:
                     continue  # nothing yet, or a task taken back
+                future, value = item
                 job, _, after, _ = in_flight.pop(future.key)
-                if future.status == "finished":
-                    finished = future.result()
+                if isinstance(value, Finished):
                     future.release()
                     if after is not None and not self._stopping:
-                        submit(after, worker=finished.worker.rsplit(" pid ", 1)[0])
+                        submit(after, worker=value.worker.rsplit(" pid ", 1)[0])
                     if job.match_id in seen:  # one task per match: never; but count once, surely
                         continue
                     seen.add(job.match_id)
-                    yield finished
-                elif future.status == "cancelled":
+                    yield value
+                elif future.status == "cancelled" or type(value).__name__ == "CancelledError":
                     what = ("lost the connection to the Dask scheduler at" if client.status
                             != "running" else "the task was cancelled on the Dask cluster at")
                     raise ArenaError(f"{what} {self.address} (match {job.match_id} was in "
                                      "flight); run the same command again to resume")
                 else:
-                    self._raise(job, future)
+                    self._raise(job, value, future)
         finally:
             self._wait_status(False)
             self._end(plugin, [f for _, f, _, _ in in_flight.values()])
 
     @staticmethod
-    def _next(futures: Any, timeout: float) -> Any:
-        """The next finished task, or ``None`` after ``timeout`` seconds without one."""
+    def _next(futures: Any, timeout: float) -> tuple[Any, Any] | None:
+        """The next finished task and its result (or exception), or ``None`` after ``timeout``
+        seconds without one."""
         with futures.thread_condition:
             if not futures.has_ready():
                 futures.thread_condition.wait(timeout)
@@ -834,14 +839,17 @@ class DaskBackend:
             with contextlib.suppress(Exception):
                 removal.result(timeout=UNREGISTER_WAIT)
 
-    def _raise(self, job: MatchJob, future: Any) -> None:
-        exc = future.exception()
+    def _raise(self, job: MatchJob, exc: Any, future: Any) -> None:
         if isinstance(exc, ArenaError):  # a BundleError, typically
             raise ArenaError(f"match {job.match_id} on the Dask cluster: {exc}") from None
         if type(exc).__name__ == "KilledWorker":
             raise MatchError(job.match_id, f"the Dask workers playing it died again and again "
                                            f"({exc}); see the workers' logs") from None
-        details = "".join(traceback.format_exception(type(exc), exc, future.traceback()))
+        try:
+            tb = exc.__traceback__ or self._call(future._traceback)
+        except Exception:
+            tb = None
+        details = "".join(traceback.format_exception(type(exc), exc, tb))
         raise MatchError(job.match_id, details) from None
 
     # ----- bundles ----------------------------------------------------------------------------

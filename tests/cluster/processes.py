@@ -3,6 +3,7 @@
 process started here is killed (by its id) when the ``with`` block ends."""
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import signal
@@ -18,6 +19,11 @@ import psutil
 ROOT = Path(__file__).resolve().parents[2]           # this worktree: the arena the tests import
 DASK = str(Path(sys.executable).with_name("dask"))
 START_TIMEOUT = 30.0
+
+
+def _die_with_parent() -> None:
+    """In the child: SIGKILL when the test process dies, however it dies (PR_SET_PDEATHSIG)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
 
 
 def free_port() -> int:
@@ -73,7 +79,8 @@ class Cluster:
         env.pop("PYTHONSAFEPATH", None)
         log = open(self.log_dir / f"{name}.log", "wb")
         proc = subprocess.Popen(args, cwd=str(path or ROOT), env=env, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+                                stderr=subprocess.STDOUT, start_new_session=True,
+                                preexec_fn=_die_with_parent)
         log.close()
         self.procs.append(proc)
         return proc
