@@ -143,6 +143,15 @@ def test_a_worker_without_arena_or_with_other_arena_code_gets_no_match(
                     wait_for(lambda: "other-code" in _workers(client)
                              and "failure-to-start" in cluster.log("no-arena"), 40,
                              "the strangers joining")
+                    # and until the run has looked at the stranger that stays (as it does
+                    # every POLL_SECONDS), so that the rest of the run could go to it
+                    stranger = _workers(client)["other-code"]
+
+                    def looked() -> bool:
+                        backend._look(force=True)
+                        return stranger in backend._refused or stranger in backend._verified
+
+                    wait_for(looked, 20, "the run's look at the stranger")
 
             with DaskBackend(cluster.address) as backend:
                 hook = Hook(backend, strangers_join)
