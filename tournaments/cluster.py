@@ -21,8 +21,13 @@ needs, so bundles would travel again and again, and die with the worker holding 
 
 **Each match is counted once.** A match is one Dask task with a key of its own. When a worker dies
 in the middle of a match, the scheduler plays the task again on another worker (up to its
-``allowed-failures``, then the match is a :class:`~tournaments.backends.MatchError`); the parent
-gets one result per task, and ignores any second result for a match id all the same. A bot's own
+``allowed-failures``, then the match is a :class:`~tournaments.backends.MatchError`); a task
+bound to the dead worker alone is taken back by the run and submitted again to the workers
+connected now (a worker restarted by its nanny comes back under another address). The parent
+ignores any second result for a match id.
+
+**Only workers with the same code play** (:func:`code_fingerprint`): each worker is checked as it
+joins, and tasks are restricted to the workers that passed. A bot's own
 failure (crash, timeout, illegal action) is a normal match record with a seat status: the task
 succeeds and is never played again.
 
