@@ -133,6 +133,10 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
         raise ArenaError(f"{game.name} is played by {game.players_text()} players; "
                          f"got {len(bot_paths)} bots")
     bots = [load_bot(p) for p in bot_paths]
+    for path, bot in zip(bot_paths, bots):
+        if bot.games and game.name not in bot.games:
+            raise ArenaError(f"bot {bot.name!r} ({path}) plays {', '.join(bot.games)}, not "
+                             f"{game.name}; its manifest says so in 'games'")
     options = game.make_options(len(bots), parse_assignments(option_items))
     tc = _time_control(time_control)
     limits = Limits.parse(limits_text) if limits_text else Limits()

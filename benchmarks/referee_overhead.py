@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena.bots import load_bot  # noqa: E402
 from arena.games import get_game  # noqa: E402
+from arena.options import options_from_dict  # noqa: E402
 from arena.referee import TimeControl, play_match  # noqa: E402
 from protocol.wire import HEADER, encode  # noqa: E402
 
@@ -56,7 +57,7 @@ def requests_of(records) -> list[dict]:
     game = get_game("block")
     frames = []
     for record in records:
-        state = game.new_match(game.Options(**record.options), record.seed)
+        state = game.new_match(options_from_dict(game, record.options), record.seed)
         for i, d in enumerate(record.decisions):
             seat = state.current_player()
             frames.append({

@@ -356,7 +356,11 @@ def _game(name: str, source: str) -> Game:
 # ----- resolving -----------------------------------------------------------------------------
 
 def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
-    """Load every entrant's bot folder (globs expanded, sorted); names must be unique."""
+    """Load every entrant's bot folder (globs expanded, sorted); names must be unique.
+
+    A bot whose manifest lists the games it plays, without this one, is left out of a glob
+    pattern ("../bots/*" enters the bots that play the game) and refused when named alone.
+    """
     bots: list[BotSpec] = []
     origin: dict[str, str] = {}
     for i, ref in enumerate(config.entrants):
@@ -365,6 +369,12 @@ def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
                 bot = load_bot(folder)
             except ArenaError as exc:
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
+            if bot.games and config.game not in bot.games:
+                if glob.has_magic(ref.path):
+                    continue
+                raise ConfigError(f"entrants[{i}]: bot {bot.name!r} ({ref.path}) plays "
+                                  f"{', '.join(bot.games)}, not {config.game}; its manifest "
+                                  f"says so in 'games'")
             if ref.name is not None:
                 bot = dataclasses.replace(bot, name=ref.name)
             if bot.name in origin:

@@ -204,9 +204,9 @@ class Store:
         return store
 
     def _pragmas(self) -> None:
+        self._conn.execute("PRAGMA busy_timeout=10000")  # first: a reader may hold the file
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA busy_timeout=10000")
 
     def close(self) -> None:
         self._conn.close()

@@ -57,11 +57,25 @@ def _block_check_result(state, result):
         assert result == Result.from_scores(result.scores)
 
 
+def _domino_cribbage_check_result(state, result):
+    target = state.options.target
+    if any(e["type"] == "capped" for e in state.events):
+        assert max(result.scores) < target
+    else:
+        assert max(result.scores) >= target > min(result.scores)
+
+
 SPECS: dict[str, Spec] = {
     "block": Spec(option_sets=[{}, {"auto_pass": False}, {"single_deal": True},
                                {"first_leader": "highest_double"}, {"hand_size": 7},
                                {"max_deals": 2}],
                   check_result=_block_check_result),
+    "domino-cribbage": Spec(option_sets=[{}, {"starter_in_pegging_count": False},
+                                         {"target": 61, "zero_tile_rescores_15": False},
+                                         {"heels_points": 0, "show_double_bonus": 2,
+                                          "starter_double_counts_in_show": False},
+                                         {"target": 1000, "max_deals": 3}],
+                            check_result=_domino_cribbage_check_result),
     "thousand": Spec(option_sets=[{"max_deals": 6}, {"max_deals": 4, "dark_bidding": True, "redeal": True},
                                   {"max_deals": 4, "must_overtake": True, "ace_marriage": True,
                                    "golden_round": "forced120_double", "rospis_penalty": "bolt"},

@@ -8,6 +8,7 @@ import pytest
 
 from arena.bots import load_bot
 from arena.connection import STDERR_TAIL
+from arena.games import get_game
 from arena.record import (
     CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT,
 )
@@ -53,14 +54,39 @@ def test_misbehaving_bot_gets_its_status(name, seat, random_bot):
     assert words in got.reason
     other = record.statuses[1 - seat]
     assert other.status == OK, other
+    # the record is the match: its decisions, replayed on the engine, give its scores
+    state = replay(record)
+    assert record.scores == list(state.scores())
     if status != OK:
         assert record.ranks[seat] == 2 and record.ranks[1 - seat] == 1
-        assert not record.scores == [] and len(record.scores) == 2
+        assert not state.is_terminal()  # stopped where the bot failed
+        if name in ENDS_BEFORE_PLAY:
+            assert record.decisions == []
+        else:  # its last turn is the one it failed on: not in the record
+            assert state.current_player() == seat
     else:
-        assert sorted(record.ranks) in ([1, 2], [1, 1])
-    # the match ends within its limits: start-up, at most one move plus the bank, goodbyes
-    assert elapsed < TC.startup_ms / 1000 + (TC.move_ms + TC.bank_ms) / 1000 + 3
+        assert state.is_terminal() and record.ranks == list(state.result().ranks)
+    # the match ends within its limits (start-up, at most one move plus the bank, goodbyes): far
+    # sooner than the 60 s the sleeping bots would take, with room for a loaded machine
+    assert elapsed < TC.startup_ms / 1000 + (TC.move_ms + TC.bank_ms) / 1000 + SLACK
     assert surviving_children() == []
+
+
+# fixtures that fail before the first decision: the match never starts
+ENDS_BEFORE_PLAY = {"crash_at_start", "wrong_version"}
+SLACK = 20  # seconds
+
+
+def replay(record):
+    """The engine's state after the record's decisions, from its seed and options."""
+    game = get_game(record.game)
+    state = game.new_match(game.make_options(len(record.seats), {
+        k: v for k, v in record.options.items() if k != "num_players"}), record.seed)
+    for decision in record.decisions:
+        assert state.current_player() == decision["seat"]
+        assert state.legal_actions() == decision["legal"] and decision["action"] in decision["legal"]
+        state.apply(decision["action"])
+    return state
 
 
 def test_crash_keeps_the_stderr_tail(random_bot):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.games import GAMES
 from tournaments.config import (
     FORMAT_KEYS, RATINGS_KEYS, TIME_CONTROL_KEYS, TOP_KEYS, ConfigError, load_config,
     resolve_entrants,
@@ -42,6 +43,12 @@ def test_defaults_and_relative_paths(tmp_path: Path, bots: dict[str, Path]) -> N
     assert config.format.players == 2 and config.format.rounds == 1 and config.format.duplicate
     assert config.output_dir == tmp_path / "cfg" / "mine-results"
     assert [b.name for b in resolve_entrants(config)] == ["alpha", "beta"]
+
+
+def test_without_players_a_tournament_plays_the_games_default_count(tmp_path: Path) -> None:
+    for name, game in GAMES.items():
+        path = write_config(tmp_path / f"{name}.toml", {"game": name, "entrants": ["a", "b"]})
+        assert load_config(path).format.players == game.default_players
 
 
 def test_time_control_as_text(tmp_path: Path, bots: dict[str, Path]) -> None:
@@ -134,3 +141,15 @@ def test_not_toml_and_missing_file(tmp_path: Path) -> None:
         load_config(tmp_path / "bad.toml")
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "none.toml")
+
+
+def test_a_glob_enters_only_the_bots_that_play_the_game(tmp_path: Path) -> None:
+    bundled = Path(__file__).resolve().parents[2] / "bots"
+    for name in GAMES:
+        path = write_config(tmp_path / f"{name}.toml", {"game": name, "entrants": [f"{bundled}/*"]})
+        bots = resolve_entrants(load_config(path))
+        assert bots and all(not b.games or name in b.games for b in bots)
+    path = write_config(tmp_path / "wrong.toml",
+                        {"game": "thousand", "entrants": [str(bundled / "greedy"), str(bundled / "random")]})
+    with pytest.raises(ConfigError, match=r"entrants\[0\]: bot 'greedy' .* plays block, not thousand"):
+        resolve_entrants(load_config(path))

@@ -1,0 +1,91 @@
+"""Domino Cribbage: cribbage with a double-six domino set, two players
+(docs/games/domino-cribbage.md)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.game import Game
+from arena.games.domino_cribbage.options import DominoCribbageOptions
+from arena.games.domino_cribbage.state import DominoCribbageState, sample_state
+from arena.options import build_options
+
+_SHOWN = {"hand": "hand", "crib": "crib"}
+
+
+def _items_text(items: list[dict[str, Any]]) -> str:
+    parts = []
+    for item in items:
+        kind = item["kind"]
+        if kind == "run" and "length" in item:
+            kind = f"run of {item['length']}"
+        if "tiles" in item:
+            kind += " (" + " ".join(item["tiles"]) + ")"
+        parts.append(f"{kind} = {item['points']}")
+    return ", ".join(parts)
+
+
+class DominoCribbage(Game):
+    name = "domino-cribbage"
+    title = "Domino Cribbage"
+    rules_doc = "docs/games/domino-cribbage.md"
+    player_counts = (2,)
+    default_players = 2
+    hidden_information = True
+    chance = True
+    can_draw = False
+    length_unit = "deals"
+    chance_events = frozenset({"first_dealer", "deal", "starter"})
+    Options = DominoCribbageOptions
+
+    def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> DominoCribbageOptions:
+        return build_options(DominoCribbageOptions, values or {}, fixed={"num_players": num_players})
+
+    def new_match(self, options: DominoCribbageOptions, seed: int) -> DominoCribbageState:
+        return DominoCribbageState(options, seed)
+
+    def length_cap(self, options: DominoCribbageOptions) -> int:
+        return options.max_deals
+
+    def sample_state(self, options: DominoCribbageOptions, observation: dict[str, Any],
+                     rng: random.Random) -> DominoCribbageState:
+        return sample_state(options, observation, rng)
+
+    def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
+        kind = event["type"]
+        if kind == "first_dealer":
+            return f"{names[event['dealer']]} deals first (by lot)"
+        if kind == "deal":
+            lines = [f"hand {event['hand']}: {names[event['dealer']]} deals"]
+            lines += [f"  {names[s]}: {' '.join(h)}" for s, h in enumerate(event["hands"])]
+            return "\n".join(lines)
+        if kind == "action":
+            who = names[event["seat"]]
+            if "count" in event:
+                return f"  {who} plays {event['action']}, count {event['count']}"
+            return f"  {who} lays {event['action'][len('discard '):]} in the crib"
+        if kind == "crib":
+            return f"  crib ({names[event['seat']]}): {' '.join(event['tiles'])}"
+        if kind == "starter":
+            return f"  starter {event['tile']} ({event['value']})"
+        if kind == "go":
+            return f"  {names[event['seat']]}: go (count {event['count']})"
+        if kind == "reset":
+            return f"  new count, {names[event['leader']]} leads"
+        if kind == "score":
+            who = names[event["seat"]]
+            reason = event["reason"]
+            detail = ""
+            if reason in _SHOWN:
+                detail = f" {' '.join(event['tiles'])} + {event['starter']}"
+            items = event.get("items")
+            if items:
+                detail += f": {_items_text(items)}"
+            return f"  {who} scores {event['points']} for {reason}{detail}; scores {event['scores']}"
+        if kind == "hand_end":
+            return f"  end of hand {event['hand']}: scores {event['scores']}"
+        if kind == "capped":
+            return f"the match reached its cap of {event['deals']} hands; scores {event['scores']}"
+        if kind == "match_end":
+            return f"match over: scores {event['scores']}, ranks {event['ranks']}"
+        return None

@@ -1,0 +1,11 @@
+"""The pegger Domino Cribbage bot: the heuristic is in strategy.py, this file only connects it."""
+from protocol import sdk
+from strategy import choose, set_options
+
+
+def act(observation, legal):
+    set_options(sdk.hello.get("options") or {})  # the show's double bonus, the zero tile rule
+    return choose(observation, legal)
+
+
+sdk.run(act)
