@@ -1,22 +1,16 @@
-"""Plays a uniformly random legal action, in any game.
-
-Its choices come from the seed the referee gives it in ``hello`` (protocol/SPEC.md §4), so the
-same match seed and seat replay the same match, wherever it is played."""
+"""Plays a uniformly random legal action, in any game, drawn from the seed in hello (SPEC.md §4)."""
 import random
 
 from protocol import sdk
 
-_rng = random.Random()
-_seeded = None
+rng, seeded = random.Random(), [None]
 
 
 def choose(observation, legal):
-    global _seeded
-    seed = sdk.hello.get("seed")
-    if seed is not None and seed != _seeded:  # a new hello: a new match
-        _rng.seed(seed)
-        _seeded = seed
-    return _rng.choice(legal)
+    if sdk.hello.get("seed") != seeded[0]:  # a new match: play from its seed, the same everywhere
+        seeded[0] = sdk.hello.get("seed")
+        rng.seed(seeded[0])
+    return rng.choice(legal)
 
 
 sdk.run(choose)
