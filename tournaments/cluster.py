@@ -624,6 +624,8 @@ class DaskBackend:
         self._verified: dict[str, int] = {}    # worker address -> threads
         self._refused: dict[str, str] = {}     # worker address -> why
         self._checking: dict[str, Any] = {}    # worker address -> its check (a future)
+        self._listing: Any = None              # the scheduler's list of workers, asked for
+        self._current: dict[str, int] = {}     # the workers connected, as last listed
         self._waiting = False
         self._threads = 0
         try:
@@ -647,19 +649,28 @@ class DaskBackend:
         return self._client.sync(method, *args, callback_timeout=CALL_TIMEOUT, **kwargs)
 
     def _look(self, force: bool = False) -> None:
-        """Every ``POLL_SECONDS``: forget the workers that left; check those that joined."""
+        """Every ``POLL_SECONDS``: forget the workers that left; check those that joined. The
+        list of workers and the checks are asked for in the background, so that a look never
+        holds up the results in between (``force``: wait for the list now)."""
         now = time.monotonic()
-        if not force and now - self._looked < POLL_SECONDS:
+        if self._listing is None and (force or now - self._looked >= POLL_SECONDS):
+            self._looked = now
+            self._listing = asyncio.run_coroutine_threadsafe(
+                asyncio.wait_for(self._client.scheduler.ncores(), CALL_TIMEOUT),
+                self._client.loop.asyncio_loop)
+        if self._listing is not None and (force or self._listing.done()):
+            listing, self._listing = self._listing, None
+            try:
+                self._current = dict(listing.result(timeout=CALL_TIMEOUT + 1))
+            except Exception as exc:
+                if self._client.status not in ("running", "connecting", "newly-created"):
+                    raise ArenaError(f"lost the connection to the Dask scheduler at "
+                                     f"{self.address} ({type(exc).__name__}); run the same "
+                                     "command again to resume") from None
+                return
+        elif not self._checking:
             return
-        self._looked = now
-        try:
-            current: dict[str, int] = self._client.nthreads(callback_timeout=CALL_TIMEOUT)
-        except Exception as exc:
-            if self._client.status not in ("running", "connecting", "newly-created"):
-                raise ArenaError(f"lost the connection to the Dask scheduler at {self.address} "
-                                 f"({type(exc).__name__}); run the same command again to "
-                                 "resume") from None
-            return
+        current = self._current
         for gone in [a for a in self._verified if a not in current]:
             del self._verified[gone]
         for gone in [a for a in self._refused if a not in current]:
