@@ -562,6 +562,30 @@ def _probe(address: str, scheme: str, host: str, port: int, timeout: float) -> N
             raise ArenaError(f"{what}: {exc}") from None
 
 
+def _check_scheduler(address: str, timeout: float) -> None:
+    """A Dask server answers ``identity``: make sure it is the scheduler, not a worker or a
+    nanny (a client connected to those fails with a traceback, and another one 20 s later)."""
+    from distributed.core import rpc
+
+    async def identity() -> Any:
+        server = rpc(address, timeout=timeout)
+        try:
+            return await asyncio.wait_for(server.identity(), timeout)
+        finally:
+            await server.close_rpc()
+
+    try:
+        info = asyncio.run(identity())
+    except Exception as exc:
+        raise ArenaError(f"cannot reach the Dask scheduler at {address!r} "
+                         f"({type(exc).__name__}: {exc})".splitlines()[0]) from None
+    kind = info.get("type") if isinstance(info, dict) else None
+    if kind != "Scheduler":
+        theirs = info.get("scheduler") if isinstance(info, dict) else None
+        hint = f"; its scheduler is at {theirs}" if theirs else ""
+        raise ArenaError(f"{address!r} is a Dask {kind or 'server'}, not the scheduler{hint}")
+
+
 def _describe_refusal(info: Any) -> str:
     if isinstance(info, dict):
         theirs = info.get("fingerprint")
@@ -600,10 +624,12 @@ class DaskBackend:
             scheme, host, port = check_address(address)
             address = f"{scheme}://{host if ':' not in host else f'[{host}]'}:{port}"
             _probe(address, scheme, host, port, min(connect_timeout, PROBE_SECONDS))
+            if scheme == "tcp":
+                _check_scheduler(address, connect_timeout)
             try:
                 self._client = distributed.Client(address, timeout=connect_timeout,
                                                   set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as exc:
+            except Exception as exc:  # whatever it is, one line
                 raise ArenaError(f"cannot reach the Dask scheduler at {address!r} ({exc}); start "
                                  f"one with `dask scheduler` and workers with `dask worker "
                                  f"{address}`") from None

@@ -270,3 +270,19 @@ def test_without_workers_the_run_says_it_waits_and_one_ctrl_c_stops_it(
         reader.join(5)
     assert proc.returncode == 130, lines
     assert any("stopped: 0 of 6 matches played" in line for line in lines), lines
+
+
+def test_a_worker_s_address_is_not_taken_for_the_scheduler_s(setup: dict[str, Any],
+                                                             tmp_path: Path) -> None:
+    """A worker speaks Dask too; a client connected to it would fail with two tracebacks."""
+    with Cluster(setup["logs"]) as cluster:
+        cluster.add_worker("w1")
+        with distributed.Client(cluster.address, set_as_default=False, timeout=30) as client:
+            client.wait_for_workers(1, timeout=30)
+            worker = next(iter(client.nthreads()))
+        done = subprocess.run(_cli("tournament", "run", str(setup["config"]), "-q", "-o",
+                                   str(tmp_path / "out"), "--cluster", worker),
+                              capture_output=True, text=True, timeout=40, env=_env(), cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (f"arena: error: {worker!r} is a Dask Worker, not the "
+                                   f"scheduler; its scheduler is at {cluster.address}")
