@@ -836,7 +836,10 @@ class DaskBackend:
                 if isinstance(value, Finished):
                     future.release()
                     if after is not None and not self._stopping:
-                        submit(after, worker=value.worker.rsplit(" pid ", 1)[0])
+                        if self._verified:
+                            submit(after, worker=value.worker.rsplit(" pid ", 1)[0])
+                        else:  # every worker left meanwhile: it waits with the others
+                            pending.append(after)
                     if job.match_id in seen:  # one task per match: never; but count once, surely
                         continue
                     seen.add(job.match_id)
