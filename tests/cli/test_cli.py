@@ -151,6 +151,27 @@ def test_check_reports_problems_in_plain_words(fixture, words):
     assert words in result.output
 
 
+@pytest.mark.parametrize("command", ["play", "check"])
+def test_bot_text_reaches_the_terminal_with_its_control_characters_visible(command):
+    """A bot's name and stderr may hold escape sequences (OSC window title and clipboard, DCS,
+    CSI, their C1 forms, a carriage return): every control character but newline and tab is shown
+    as \\xNN, so none reaches the terminal."""
+    bot = str(MISBEHAVING / "terminal_escapes")
+    if command == "play":
+        result = invoke("play", "block", bot, RANDOM)
+    else:
+        result = invoke("check", bot, "--game", "block")
+    out = result.output
+    assert result.exit_code in (0, 1), out
+    assert "crash" in out.lower()
+    for control in ("\x1b", "\x07", "\x9b", "\x9c", "\x9d", "\r"):
+        assert control not in out, (control, out)
+    assert "\\x1b]0;pwned-title\\x07" in out          # the name, and the title in its stderr
+    assert "clipboard \\x1b]52;c;" in out and "\\x9b31m" in out
+    assert "carriage\\x0dreturn and tab\tstay" in out
+    assert surviving_children() == []
+
+
 LIMITS_BOT = """
 import resource, sys
 from protocol.sdk import run

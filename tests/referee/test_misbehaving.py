@@ -31,6 +31,13 @@ EXPECTED = {
     "floods_stderr":     (OK, ""),
     "never_reads_stdin": (TIMEOUT, "in time"),
     "wrong_version":     (HANDSHAKE_FAILED, "protocol version 2"),
+    "protocol_true":     (HANDSHAKE_FAILED, "protocol version True"),
+    "protocol_float":    (HANDSHAKE_FAILED, "protocol version 1.0"),
+    "terminal_escapes":  (CRASH, "exited with code 1"),
+    "never_ready":       (HANDSHAKE_FAILED, "no ready message within 5000 ms"),
+    "answers_early":     (PROTOCOL_ERROR, "sent a 'action' message when no answer was due"),
+    "answers_twice":     (PROTOCOL_ERROR, "sent a 'action' message when no answer was due"),
+    "wrong_decision":    (PROTOCOL_ERROR, "answered decision"),
 }
 
 
@@ -73,7 +80,8 @@ def test_misbehaving_bot_gets_its_status(name, seat, random_bot):
 
 
 # fixtures that fail before the first decision: the match never starts
-ENDS_BEFORE_PLAY = {"crash_at_start", "wrong_version"}
+ENDS_BEFORE_PLAY = {"crash_at_start", "wrong_version", "protocol_true", "protocol_float",
+                    "terminal_escapes", "never_ready"}
 SLACK = 20  # seconds
 
 
@@ -87,6 +95,21 @@ def replay(record):
         assert state.legal_actions() == decision["legal"] and decision["action"] in decision["legal"]
         state.apply(decision["action"])
     return state
+
+
+@pytest.mark.slow  # each match waits out the full start-up time (5 s)
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_a_bot_that_never_says_ready_fails_alone(seat, random_bot):
+    """Each bot's handshake has its own deadline: the referee waiting out one bot's never-coming
+    ready must not fail the bots whose ready arrived meanwhile (they rank first, it ranks last)."""
+    bots = [random_bot] * 3
+    bots[seat] = load_bot(FIXTURES / "never_ready")
+    record = play_match("block", bots, seed=5, time_control=TC)
+    statuses = [s.status for s in record.statuses]
+    assert statuses == [HANDSHAKE_FAILED if i == seat else OK for i in range(3)], record.statuses
+    assert "no ready message within 5000 ms" in record.statuses[seat].reason
+    assert record.ranks == [3 if i == seat else 1 for i in range(3)]
+    assert surviving_children() == []
 
 
 def test_crash_keeps_the_stderr_tail(random_bot):

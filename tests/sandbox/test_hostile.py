@@ -256,6 +256,74 @@ def test_own_folder_is_read_only(level, spy, random_bot):
     assert status.stderr_tail.count("DENIED") == 3 and "DONE" not in status.stderr_tail
 
 
+def owned_by(uid: int) -> list[str]:
+    """What ``uid`` owns in the host's world-writable folders, and its System V IPC objects."""
+    found = []
+    for root in users.WORLD_WRITABLE:
+        for folder, dirs, names in os.walk(root):
+            for name in dirs + names:
+                path = os.path.join(folder, name)
+                try:
+                    if os.lstat(path).st_uid == uid:
+                        found.append(path)
+                except OSError:
+                    pass
+    for table in ("/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"):
+        try:
+            header, *rows = open(table).read().splitlines()
+        except OSError:
+            continue
+        col = header.split().index("uid")
+        found += [f"{table}: {row.split()[1]}" for row in rows if row.split()[col] == str(uid)]
+    return found
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_files_left_in_world_writable_folders_do_not_outlive_the_match(level, spy, random_bot):
+    """Without bubblewrap a bot writes to the host's /tmp, /var/tmp and /dev/shm (and makes
+    System V IPC objects): all it left there is removed after its match, so nothing carries over
+    to the next match or to another bot. Under bubblewrap they were its own tmpfs all along."""
+    status, record = play(spy, random_bot, "leaves_files", level)
+    finished_normally(record)
+    assert "WROTE /tmp/" in status.stderr_tail and "WROTE tree" in status.stderr_tail
+    assert "SHM -1" not in status.stderr_tail
+    [uid] = spy.uids()[:1] or [None]
+    if uid is not None:
+        assert owned_by(uid) == []
+    leftovers = [p for root in ("/tmp", "/var/tmp", "/dev/shm") for p in os.listdir(root)
+                 if p.startswith("arena-hostile-leftover-")]
+    assert leftovers == []
+
+
+def _cpuset_available() -> bool:
+    from arena.sandbox.cgroups import CpuPin
+    pin = CpuPin.create(f"arena-test-{os.getpid()}", {0})
+    if pin is not None:
+        pin.remove()
+    return pin is not None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_pinned_bot_cannot_widen_its_cores(level, spy, random_bot):
+    """A bot started on core 0 (as a tournament worker pinned there starts it) asks for every
+    core with sched_setaffinity; its cpuset cgroup keeps it on core 0."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs two cores to pin to one")
+    if not IS_ROOT or not _cpuset_available():
+        pytest.skip("no cpuset cgroup the referee may create here (root, with cgroup v1 cpuset or "
+                    "v2 with cpuset delegated): docs/sandbox.md says what holds then")
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {0})
+    try:
+        status, record = play(spy, random_bot, "widens_affinity", level)
+    finally:
+        os.sched_setaffinity(0, before)
+    finished_normally(record)
+    assert "STARTED ON [0]" in status.stderr_tail, status.stderr_tail
+    assert "AFFINITY [0]\n" in status.stderr_tail, status.stderr_tail
+    assert all(p.cpu_pin is not None and not p.cpu_pin.folder.exists() for p in spy.processes)
+
+
 def test_every_hostile_bot_is_tested():
     source = open(__file__, encoding="utf-8").read()
     for folder in HOSTILE.iterdir():
