@@ -582,11 +582,14 @@ def _describe_refusal(info: Any) -> str:
         theirs = info.get("fingerprint")
         if theirs is None:
             return (f"it runs an arena ({info.get('arena')}) that does not report its code's "
-                    "fingerprint")
+                    "fingerprint; install this arena there")
         return (f"it runs other arena code (fingerprint {str(theirs)[:12]}, this is "
-                f"{code_fingerprint()[:12]}; arena {info.get('arena')})")
+                f"{code_fingerprint()[:12]}; arena {info.get('arena')}); install this arena "
+                "there")
     if isinstance(info, TimeoutError):
         return str(info)
+    if isinstance(info, ArenaError):  # arena runs there, but cannot play (its bot cache, say)
+        return str(info).splitlines()[0][:300]
     if isinstance(info, BaseException):
         text = f"{type(info).__name__}: {info}".splitlines()[0][:200]
         return f"it cannot run arena's check ({text}; is arena installed there?)"
@@ -712,7 +715,7 @@ class DaskBackend:
             else:
                 self._refused[worker] = _describe_refusal(info)
                 self.say(f"warning: Dask worker {worker} gets no matches: "
-                         f"{self._refused[worker]}; install this arena there")
+                         f"{self._refused[worker]}")
         self._threads = sum(self._verified.values())
 
     async def _check(self, worker: str) -> Any:
