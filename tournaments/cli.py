@@ -120,12 +120,16 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
 
 def _run(config: TournamentConfig, workers: int | None, output: Path | None,
          quiet: bool, cluster: str | None = None) -> RunResult:
+    if cluster is not None:
+        from tournaments.cluster import check_address  # (Dask itself is imported only when used)
+        check_address(cluster)  # one line and exit 2, before anything is written
     prepared = prepare(config, output)
     click.echo(config.describe())
     click.echo(f"{len(prepared.entrants)} entrants, {len(prepared.schedule)} matches; "
                f"results in {prepared.output}")
-    if cluster or config.cluster:
-        click.echo(f"playing on the Dask cluster at {cluster or config.cluster}")
+    address = cluster if cluster is not None else config.cluster
+    if address is not None:
+        click.echo(f"playing on the Dask cluster at {address}")
     try:
         result = run_tournament(prepared, workers=workers, progress=not quiet, cluster=cluster,
                                 live_report=LIVE_REPORT_S)

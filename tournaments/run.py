@@ -296,8 +296,8 @@ def run_tournament(prepared: Prepared, *, workers: int | None = None,
     the config's ``cluster``) is a Dask scheduler address to play on instead of local workers.
     ``live_report``: render the report's index every that many seconds while playing, and the
     whole report at the end (:class:`LiveReport`)."""
-    address = cluster or prepared.config.cluster
-    if backend is None and address:
+    address = cluster if cluster is not None else prepared.config.cluster
+    if backend is None and address is not None:  # "" too: DaskBackend says it is no address
         from tournaments.cluster import DaskBackend  # Dask is optional: imported only when used
         # connects (or fails) before anything is written; ``workers`` caps the matches in flight
         with DaskBackend(address, max_in_flight=workers,
@@ -348,6 +348,9 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         n = workers or prepared.config.workers or default_workers(per_match)
         backend = ProcessBackend(min(n, max(1, len(todo))), cores_per_match=per_match)
     by_id = {m.id: m for m in todo}
+    attach = getattr(backend, "attach", None)
+    if attach is not None:  # a backend with warnings and a status of its own (the cluster's)
+        attach(say, bar.status)
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
     outcome = "error"
     played = 0

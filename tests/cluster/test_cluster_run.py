@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distributed])")
 
-from arena.bots import folder_hash
+from arena.bots import bundled_bot, folder_hash
 from arena.cli import cli
 from arena.errors import ArenaError
 from tournaments import cores
@@ -190,3 +190,25 @@ def test_source_bots_are_built_on_the_workers(tmp_path: Path, bots: dict[str, Pa
                 expected = "build_failed" if names[entrant] == "broken" else "ok"
                 assert m.statuses[seat] == expected, (m, names)
     assert not local_cache.exists() or not any(local_cache.iterdir())
+
+
+def test_the_bundled_random_bots_store_the_same_records_on_the_cluster(
+        tmp_path: Path, client: Any) -> None:
+    """Issue 19.5: the random bot plays from its hello seed, so the promise "a cluster run stores
+    what a local run stores" holds for the bundled bots too (every decision, every event)."""
+    folder = bundled_bot("random").path
+    entrants = [{"path": str(folder), "name": name} for name in ("r1", "r2", "r3")]
+    data = {**small_config([], options={"single_deal": False}), "entrants": entrants}
+    config = load_config(write_config(tmp_path / "random.toml", data))
+    local = run_tournament(prepare(config, tmp_path / "local"), workers=2, progress=False)
+    with DaskBackend(client) as backend:
+        remote = run_tournament(prepare(config, tmp_path / "dask"), backend=backend,
+                                progress=False)
+    assert local.done == remote.done == 6
+    rows = comparable_rows(tmp_path / "dask")
+    assert rows == comparable_rows(tmp_path / "local")
+    assert all(len(r[-1]["decisions"]) > 10 for r in rows)   # whole matches of random play
+    assert ratings_of(tmp_path / "dask") == ratings_of(tmp_path / "local")
+    with Store.open(tmp_path / "dask") as store, Store.open(tmp_path / "local") as ref:
+        for match in store.matches():
+            assert store.record(match.id).events == ref.record(match.id).events
