@@ -235,7 +235,7 @@ def test_an_address_that_is_no_scheduler_is_one_line_and_exit_2(
     ports = {**not_schedulers, "nothing": free_port()}
     address = f"tcp://127.0.0.1:{ports[kind]}" if kind in ports else kind
     started = time.monotonic()
-    done = subprocess.run(_cli("tournament", "run", str(setup["config"]), "-q", "-o",
+    done = subprocess.run(_cli("tournament", "run", str(setup["config"]), "-q", "--output",
                                str(tmp_path / "out"), "--cluster", address),
                           capture_output=True, text=True, timeout=40, env=_env(), cwd=tmp_path)
     assert time.monotonic() - started < 30
@@ -249,7 +249,7 @@ def test_without_workers_the_run_says_it_waits_and_one_ctrl_c_stops_it(
         setup: dict[str, Any], tmp_path: Path) -> None:
     """Issue 19.4."""
     with Cluster(setup["logs"]) as cluster:
-        proc = subprocess.Popen(_cli("tournament", "run", str(setup["config"]), "-o",
+        proc = subprocess.Popen(_cli("tournament", "run", str(setup["config"]), "--output",
                                      str(tmp_path / "out"), "--cluster", cluster.address),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=_env(), cwd=tmp_path)
@@ -280,7 +280,7 @@ def test_a_worker_s_address_is_not_taken_for_the_scheduler_s(setup: dict[str, An
         with distributed.Client(cluster.address, set_as_default=False, timeout=30) as client:
             client.wait_for_workers(1, timeout=30)
             worker = next(iter(client.nthreads()))
-        done = subprocess.run(_cli("tournament", "run", str(setup["config"]), "-q", "-o",
+        done = subprocess.run(_cli("tournament", "run", str(setup["config"]), "-q", "--output",
                                    str(tmp_path / "out"), "--cluster", worker),
                               capture_output=True, text=True, timeout=40, env=_env(), cwd=tmp_path)
     assert done.returncode == 2, done.stderr
