@@ -23,10 +23,16 @@ _NOT_OURS = "multiprocessing.resource_tracker"
 
 
 def surviving_children() -> list[psutil.Process]:
-    """Processes started (directly or not) by this test process that are still alive."""
+    """Processes started (directly or not) by this test process that are still alive; the bots'
+    fork servers (which live as long as the process, arena.sandbox.zygote) are not counted, the
+    bots they started are."""
+    from arena.sandbox import zygote
+    servers = zygote.server_pids()
     alive = []
     for child in psutil.Process().children(recursive=True):
         try:
+            if child.pid in servers:
+                continue
             if child.status() != psutil.STATUS_ZOMBIE and _NOT_OURS not in " ".join(child.cmdline()):
                 alive.append(child)
         except psutil.NoSuchProcess:

@@ -95,6 +95,20 @@ class MemoryCap:
             return cap
         return None
 
+    @staticmethod
+    def parent_dir() -> Path | None:
+        """The folder :meth:`create` makes bot cgroups in, or ``None``."""
+        for version, parent in _own_cgroup_dirs():
+            if version == 2:
+                try:
+                    if "memory" not in (parent / "cgroup.subtree_control").read_text().split():
+                        continue
+                except OSError:
+                    continue
+            if os.access(parent, os.W_OK):
+                return parent
+        return None
+
     def _write(self, name: str, value: int, optional: bool = False) -> None:
         try:
             (self.folder / name).write_text(str(value))

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from arena.bots import BotSpec
-from arena.sandbox import files, levels, users
+from arena.sandbox import files, levels, users, zygote
 from arena.sandbox.cgroups import MemoryCap
 from arena.sandbox.command import (
     SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, bwrap_argv, check_program, environment, preexec,
@@ -49,8 +49,10 @@ class BotProcess:
 
     def __init__(self, proc: subprocess.Popen, level: str, limits: Limits,
                  scratch: Path | None = None, user: users.BotUser | None = None,
-                 stage: Path | None = None, memory_cap: MemoryCap | None = None) -> None:
+                 stage: Path | None = None, memory_cap: MemoryCap | None = None,
+                 forked: bool = False) -> None:
         self.proc = proc
+        self.forked = forked  # started by the bot's fork server (arena.sandbox.zygote)
         self.level = level
         self.limits = limits
         self.scratch = scratch
@@ -156,6 +158,26 @@ def _cgroup_name(user: users.BotUser | None) -> str:
     return f"arena-bot-{user.uid}" if user else f"arena-bot-p{os.getpid()}-{next(_cgroup_serial)}"
 
 
+def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> "BotProcess":
+    """A bot from its fork server: same namespaces, uid, cgroup and scratch as a cold start."""
+    server = zygote.for_bot(bot)
+    found = levels.support()
+    assert found.bwrap is not None
+    check_program(bot.command, bot.path, BWRAP, SYSTEM_PATH)
+    user = users.allocate()
+    cap = None
+    try:
+        if MEMORY_CGROUP:
+            cap = MemoryCap.create(_cgroup_name(user), limits.memory_mb * MiB, users.is_free)
+        proc = server.spawn(limits, user.uid, cap, nice=BACKGROUND_NICE if background else 0)
+    except BaseException:
+        if cap is not None:
+            cap.remove()
+        user.release()
+        raise
+    return BotProcess(proc, BWRAP, limits, None, user, None, cap, forked=True)
+
+
 def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) -> BotProcess:
     """Start a bot's command in its sandbox. Raises ``OSError`` if it cannot be started, and
     :class:`ArenaError` if the isolation the limits require is not available.
@@ -166,6 +188,11 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) 
     nothing."""
     limits = limits or Limits()
     level = levels.choose_level(limits)
+    if level == BWRAP and limits.zygote and zygote.available():
+        try:
+            return _start_forked(bot, limits, background)
+        except OSError as exc:  # the cold start below says why the bot cannot start, if it cannot
+            log.warning("arena: the fork server of %s failed (%s); cold start instead", bot.path, exc)
     user = users.allocate() if users.is_root() else None
     stage = scratch = cap = None
     try:
