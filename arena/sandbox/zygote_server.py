@@ -7,17 +7,16 @@ bot may see (``/usr`` and its links, a few files of ``/etc``, the bot's folder a
 at ``/opt/arena/sdk``, a small ``/dev``), then the SDK and the usual standard modules imported.
 
 Per match, on request (a JSON message with four descriptors: the bot's stdin, stdout, stderr and
-a status pipe), three forks:
+a status pipe), two processes:
 
-A. joins the bot's memory cgroup, unshares fresh mount, PID, network (loopback up), IPC, UTS and
-   cgroup namespaces, mounts a fresh size-capped tmpfs on ``/tmp`` and ``/dev/shm`` owned by the
-   bot's uid, forks B and waits for it: its exit status is B's.
-B. PID 1 of the new namespace: mounts its ``/proc``, drops to the bot's uid, forks C and reaps
-   orphans until C ends, then exits with C's status (a signal N as 128 + N, as bubblewrap does);
-   when it exits the kernel kills whatever is left in the namespace.
-C. the bot: rlimits, priority, the bot's uid and group, no capabilities, ``no_new_privs``,
-   parent-death signal, every other descriptor closed, a clean environment; then either runs the
-   bot's Python script in this already-loaded interpreter or ``exec``s its command.
+B. cloned straight into fresh mount, PID, network, IPC and UTS namespaces, PID 1 there: joins the
+   bot's memory cgroup and a fresh cgroup namespace, brings the loopback up, mounts a fresh
+   size-capped tmpfs on ``/tmp`` and ``/dev/shm`` owned by the bot's uid and its own ``/proc``,
+   sets the rlimits and drops to the bot's uid (no capabilities, ``no_new_privs``), forks C, tells
+   the server it is ready, then reaps orphans until C ends and exits with C's status (a signal N
+   as 128 + N, as bubblewrap does); when it exits, the kernel kills whatever is left inside.
+C. the bot, in a session of its own, every other descriptor closed, a clean environment: either
+   runs the bot's Python script in this already-loaded interpreter or ``exec``s its command.
 
 The server itself holds no bot state: a child is a fresh copy of a process that never ran a bot.
 """
@@ -25,6 +24,7 @@ import ctypes
 import fcntl
 import json
 import os
+import resource
 import selectors
 import signal
 import socket
@@ -40,16 +40,17 @@ CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET = 0x08000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 MNT_DETACH = 2
-SYS_PIVOT_ROOT = 155  # x86_64
+SYS_PIVOT_ROOT, SYS_CLONE = 155, 56  # x86_64
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 1
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 # Modules bots commonly import, loaded once here instead of once per match (no bot code runs).
-PRELOAD = ("random", "math", "itertools", "collections", "functools", "json", "time", "heapq",
+PRELOAD = ("resource", "random", "math", "itertools", "collections", "functools", "json", "time", "heapq",
            "bisect", "copy", "dataclasses", "typing", "struct", "io", "traceback")
 
 libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
 
 
 def check(result, what):
@@ -155,17 +156,30 @@ def exit_code(status):
     return 128 - code if code < 0 else code
 
 
-def child_a(request, fds, cgroup_fd, sync):
-    """Runs as root in the server's namespaces; never returns."""
+def clone_into_namespaces():
+    """``fork`` into fresh mount, PID, network, IPC and UTS namespaces at once: the child is PID 1
+    of its namespace (no intermediate process). A raw ``clone`` skips Python's and glibc's
+    after-fork bookkeeping, which is fine for this child: single-threaded, it only sets up and
+    then forks the bot with ``os.fork``, which does all of it."""
+    pid = libc.syscall(SYS_CLONE, CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
+                       | CLONE_NEWUTS | signal.SIGCHLD, 0, 0, 0, 0)
+    if pid < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"clone: {os.strerror(err)}")
+    return pid
+
+
+def child_b(request, fds, cgroup_fd, ready):
+    """PID 1 of the match's namespaces; runs as root until it drops to the bot's uid, then forks
+    the bot and reaps orphans until the bot ends; never returns."""
     try:
-        os.setsid()
+        os.setsid()  # PID 1 leads its own session, the bot another one (bubblewrap's --new-session)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if request["cgroup"] and cgroup_fd >= 0:
             fd = os.open(request["cgroup"] + "/cgroup.procs", os.O_WRONLY, dir_fd=cgroup_fd)
             os.write(fd, b"0")
             os.close(fd)
-        check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
-                           | CLONE_NEWCGROUP), "unshare namespaces")
+        check(libc.unshare(CLONE_NEWCGROUP), "unshare the cgroup namespace")
         socket.sethostname("arena")
         loopback_up()
         uid = request["uid"]
@@ -173,39 +187,22 @@ def child_a(request, fds, cgroup_fd, sync):
         for target in (SCRATCH, "/dev/shm"):
             mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV,
                   f"mode=0700,uid={uid},gid={uid},size={size}")
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
         for fd, target in zip(fds[:3], (0, 1, 2)):
             os.dup2(fd, target)
-        ready = os.dup2(sync, 3)
+        ready = os.dup2(ready, 3)
         os.closerange(4, 1 << 16)  # the control socket, other matches' pipes, the cgroup folder
-        pid = os.fork()
-        if pid == 0:
-            os.close(ready)
-            child_b(request)
-        drop_to(uid, request["gid"])  # nothing left to do as root: wait as the bot's user
-        os.write(ready, b"1")  # the server answers the referee now: cgroup joined, users dropped
-        os.close(ready)
-        while True:
-            got, status = os.waitpid(pid, 0)
-            if got == pid:
-                os._exit(exit_code(status))
-    except BaseException as exc:  # noqa: BLE001
-        os.write(2, f"arena sandbox: the fork server could not start the bot: {exc}\n".encode())
-        os._exit(127)
-
-
-def child_b(request):
-    try:
-        os.setsid()  # PID 1 leads its own session, the bot another one (bubblewrap's --new-session)
-        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
         for res, soft, hard in request["rlimits"]:
-            import resource
             resource.setrlimit(res, (soft, hard))
         if request["nice"]:
             os.setpriority(os.PRIO_PROCESS, 0, request["nice"])
-        drop_to(request["uid"], request["gid"])
+        drop_to(uid, request["gid"])
         pid = os.fork()
         if pid == 0:
+            os.close(ready)
             child_c(request)
+        os.write(ready, b"1")  # the server answers the referee now: cgroup joined, user dropped
+        os.close(ready)
         while True:  # PID 1: reap orphans until the bot itself ends
             try:
                 got, status = os.wait()
@@ -308,10 +305,10 @@ def serve(control, cgroup_fd):
                 try:
                     request = json.loads(message)
                     sync, ready = os.pipe()
-                    pid = os.fork()
+                    pid = clone_into_namespaces()
                     if pid == 0:
                         os.close(sync)
-                        child_a(request, fds, cgroup_fd, ready)
+                        child_b(request, fds, cgroup_fd, ready)
                     os.close(ready)
                     try:
                         started = os.read(sync, 1) == b"1"  # A is set up, or it failed and exited
@@ -352,6 +349,8 @@ def main():
     os.close(proc_fd)
     BASE_PATH[:] = [p for p in sys.path if p]
     preload()
+    import gc
+    gc.freeze()  # a child's collections leave the server's objects (and their pages) alone
     control.send(b'{"ready": true}')
     serve(control, cgroup_fd)
 
