@@ -5,12 +5,16 @@
 Referee: whole Block matches of two random bots through the real protocol; the time from the end
 of the handshake to the end of the match, divided by the decisions. Echo: the very same request
 messages (rebuilt from those matches) packed and sent over pipes to a process that decodes each one and
-answers a small action message: the floor any referee pays for the transport. Target: the
-referee adds at most 25% to the echo round-trip.
+answers a small action message: the floor any referee pays for the transport. The echo runs in
+the bots' own interpreter (``/usr/bin/python3`` and the staged SDK, as a sandboxed bot does), so
+that its side of the pipe costs what a bot's side does. Target: the referee adds at most 25% to
+the echo round-trip.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -24,7 +28,12 @@ from arena.bots import load_bot  # noqa: E402
 from arena.games import get_game  # noqa: E402
 from arena.options import options_from_dict  # noqa: E402
 from arena.referee import TimeControl, play_match  # noqa: E402
+from arena.sandbox import files  # noqa: E402
 from protocol.wire import HEADER, encode  # noqa: E402
+
+# The echo runs in the interpreter the bots run (the system's, with the staged SDK), not in this
+# virtual environment's, which is slower on pure Python and would make the referee look cheaper.
+ECHO_PYTHON = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or sys.executable
 
 ECHO = r"""
 import random, sys
@@ -71,8 +80,8 @@ def requests_of(records) -> list[dict]:
 def echo_run(messages: list[dict]) -> float:
     """Pack each message, send it, read and unpack the answer: a bare MessagePack round-trip."""
     import msgpack
-    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE,
+    env = {"PYTHONPATH": str(files.sdk_dir()), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = subprocess.Popen([ECHO_PYTHON, "-c", ECHO], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, bufsize=0, env=env)
     rd, wr = proc.stdout, proc.stdin
     started = time.perf_counter()
@@ -106,8 +115,8 @@ def main() -> None:
         print(f"round {r + 1}: {decisions} decisions; referee {ref_us[-1]:.1f} µs, "
               f"echo {echo_us[-1]:.1f} µs per decision")
     ref, echo = statistics.median(ref_us), statistics.median(echo_us)
-    print(f"\nreferee {ref:.1f} µs/decision, raw echo {echo:.1f} µs/decision, "
-          f"ratio {ref / echo:.2f} (target <= 1.25)")
+    print(f"\nreferee {ref:.1f} µs/decision, raw echo {echo:.1f} µs/decision (echo in {ECHO_PYTHON}), "
+          f"ratio {ref / echo:.2f} (target <= 1.25); load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

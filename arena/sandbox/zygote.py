@@ -175,7 +175,8 @@ class Zygote:
             raise OSError("the bot's memory cgroup is not where its fork server can reach it")
         request = {"uid": uid, "gid": self._group.uid, "cgroup": cap.folder.name if cap else None,
                    "scratch_bytes": limits.scratch_mb * MiB, "nice": nice, "env": env,
-                   "rlimits": rlimit_values(limits, True), "argv": command, "script": self.script}
+                   "rlimits": rlimit_values(limits, True), "argv": command, "script": self.script,
+                   "cpus": sorted(os.sched_getaffinity(0))}  # as a cold start inherits them
         pipes = [os.pipe() for _ in range(4)]  # stdin, stdout, stderr, status
         theirs = [pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][1]]
         try:

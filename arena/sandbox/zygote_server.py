@@ -196,6 +196,8 @@ def child_b(request, fds, cgroup_fd, ready):
             resource.setrlimit(res, (soft, hard))
         if request["nice"]:
             os.setpriority(os.PRIO_PROCESS, 0, request["nice"])
+        if request.get("cpus"):  # the cores of the thread that asked (a pinned worker's)
+            os.sched_setaffinity(0, request["cpus"])
         drop_to(uid, request["gid"])
         pid = os.fork()
         if pid == 0:
@@ -219,7 +221,7 @@ def child_c(request):
     try:
         os.setsid()
         os.chdir(BOT_MOUNT)
-        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD):
+        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD, signal.SIGINT):
             signal.signal(sig, signal.SIG_DFL)
         os.environ.clear()
         os.environ.update(request["env"])
@@ -229,6 +231,7 @@ def child_c(request):
             os.execve(argv[0], argv, request["env"])
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # what python3 itself does at start
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     except BaseException as exc:  # noqa: BLE001
         os.write(2, f"arena sandbox: the bot could not be started: {exc}\n".encode())
         os._exit(127)
@@ -356,4 +359,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is the referee's to handle
+    try:
+        main()
+    except (OSError, KeyboardInterrupt):  # the referee went away: so do we, quietly
+        os._exit(0)
