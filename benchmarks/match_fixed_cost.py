@@ -63,7 +63,7 @@ def solve(short: tuple[float, float, int], long: tuple[float, float, int]) -> tu
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--entrants", type=int, default=4)
+    parser.add_argument("--entrants", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1)

@@ -18,8 +18,19 @@ from pathlib import Path
 _swept = threading.Event()
 
 
+_own_dirs: tuple[int, list[tuple[int, Path]]] | None = None
+
+
 def _own_cgroup_dirs() -> list[tuple[int, Path]]:
-    """(cgroup version, folder of this process's memory cgroup) candidates, v2 first."""
+    """(cgroup version, folder of this process's memory cgroup) candidates, v2 first; read once
+    per process (a bot's start should not parse the mount table again)."""
+    global _own_dirs
+    if _own_dirs is None or _own_dirs[0] != os.getpid():
+        _own_dirs = (os.getpid(), _read_own_cgroup_dirs())
+    return list(_own_dirs[1])
+
+
+def _read_own_cgroup_dirs() -> list[tuple[int, Path]]:
     try:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
         mounts = Path("/proc/self/mountinfo").read_text().splitlines()
