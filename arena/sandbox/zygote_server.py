@@ -12,7 +12,8 @@ a status pipe), two processes:
 B. cloned straight into fresh mount, PID, network, IPC and UTS namespaces, PID 1 there: joins the
    bot's memory cgroup and a fresh cgroup namespace, brings the loopback up, mounts a fresh
    size-capped tmpfs on ``/tmp`` and ``/dev/shm`` owned by the bot's uid and its own ``/proc``,
-   sets the rlimits and drops to the bot's uid (no capabilities, ``no_new_privs``), forks C, tells
+   sets the rlimits and cores, drops to the bot's uid and into a user namespace of its own that
+   maps only that uid and allows no nested one (no capabilities, ``no_new_privs``), forks C, tells
    the server it is ready, then reaps orphans until C ends and exits with C's status (a signal N
    as 128 + N, as bubblewrap does); when it exits, the kernel kills whatever is left inside.
 C. the bot, in a session of its own, every other descriptor closed, a clean environment: either
@@ -41,7 +42,10 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 MNT_DETACH = 2
 SYS_PIVOT_ROOT, SYS_CLONE = 155, 56  # x86_64
-PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 1, 4, 38
+CLONE_NEWUSER = 0x10000000
+PR_CAPBSET_DROP = 24
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 1
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
@@ -143,9 +147,26 @@ def loopback_up():
 
 
 def drop_to(uid, gid):
+    """From root to the bot's uid, then into a user namespace of its own that maps only that uid
+    and allows no nested one (bubblewrap's --disable-userns), with no capability left anywhere."""
     os.setgroups([gid] if gid is not None and gid != uid else [])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # from root to a non-zero uid: every capability goes
+    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the uid change made /proc/self root's
+    check(libc.unshare(CLONE_NEWUSER), "unshare the user namespace")
+    for name, text in (("setgroups", "deny"), ("gid_map", f"{uid} {uid} 1"),
+                       ("uid_map", f"{uid} {uid} 1"), ("sys/user/max_user_namespaces", "0")):
+        fd = os.open("/proc/self/" + name if "/" not in name else "/proc/" + name, os.O_WRONLY)
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
+    for cap in range(64):  # the bounding set too, as bubblewrap leaves it
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            break  # past the last capability this kernel knows
+    header = (ctypes.c_uint32 * 2)(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable (x2): all empty
+    check(libc.capset(header, data), "drop capabilities")
     libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
     check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it

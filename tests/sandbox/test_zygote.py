@@ -68,6 +68,7 @@ def test_two_children_alive_at_once_have_their_own_everything(spy):
     assert all(x != y for x, y in zip(namespaces_a, namespaces_b)), (namespaces_a, namespaces_b)
     for report in (a, b):  # its own PID namespace: PID 1 (the sandbox's init) and itself only
         assert report["pid"] == "2" and report["processes"] == "[1, 2]", report
+        assert report["userns"] == "denied", report  # no nested user namespace, as bubblewrap
     caps = [p.memory_cap for p in spy.processes]
     if caps[0] is not None:
         assert caps[0].folder != caps[1].folder
