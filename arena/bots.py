@@ -8,14 +8,25 @@ A bot is a folder holding a ``bot.toml`` manifest and its code::
     games = ["block"]               # optional: the games it plays
 
 The command runs with the bot folder as its working directory.
+
+A bot folder holds files, folders and symbolic links that stay inside it, and at most
+``folder_mb`` MiB of files (the sandbox limit of that name, default 64). Arena never follows a
+symbolic link of a bot folder: a link is hashed, copied and sent as the link it is (the bot itself
+may follow it, in its sandbox), so nothing outside the folder, no device, and no FIFO is ever read.
+A folder holding anything else (a FIFO, a socket, a device, a link out of the folder such as one to
+``/dev/zero``) or too much is refused at :func:`load_bot`, with one line naming the entry, before
+any match starts. A link inside the folder that leads nowhere is harmless: it stays a link.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shlex
 import shutil
+import stat
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +35,10 @@ from arena.errors import BotError
 MANIFEST = "bot.toml"
 BUNDLED_BOTS = Path(__file__).resolve().parent.parent / "bots"  # the one list of bundled bots
 _KNOWN_KEYS = {"name", "command", "description", "games"}
+DEFAULT_FOLDER_MB = 64   # the default of the sandbox limit ``folder_mb`` (docs/sandbox.md)
+MiB = 1024 * 1024
+MANIFEST_BYTES = MiB      # the most a bot.toml may hold
+SKIPPED = "__pycache__"  # folders of this name are neither hashed nor copied
 
 
 @dataclass(frozen=True)
@@ -35,33 +50,176 @@ class BotSpec:
     command: tuple[str, ...]
     description: str = ""
     games: tuple[str, ...] = field(default_factory=tuple)
+    folder_bytes: int = DEFAULT_FOLDER_MB * MiB  # the most its files may hold (limit folder_mb)
 
     def content_hash(self) -> str:
         """SHA-256 over the folder's files (names and bytes), to tell versions of a bot apart."""
-        return folder_hash(self.path)
+        return folder_hash(self.path, self.folder_bytes)
 
 
-def folder_hash(path: Path) -> str:
+# ----- reading a bot folder safely -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a bot folder: ``kind`` is ``"dir"``, ``"file"`` (``data`` holds its bytes) or
+    ``"link"`` (``link`` holds where it points, never followed); ``rel`` is its path in the folder."""
+
+    rel: str
+    kind: str
+    mode: int
+    data: bytes = b""
+    link: str = ""
+
+
+def _kind_name(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a file, folder or link"
+
+
+def _refuse(top: Path, rel: str, why: str) -> BotError:
+    return BotError(f"bot folder {str(top)!r}: {rel!r} {why}")
+
+
+def _too_big(top: Path, rel: str, max_bytes: int) -> BotError:
+    return _refuse(top, rel, f"takes its files over {max_bytes / MiB:g} MiB, the most a bot folder "
+                             "may hold (the limit folder_mb; docs/sandbox.md)")
+
+
+def _read_file(top: Path, full: str, rel: str, budget: int, max_bytes: int) -> tuple[bytes, int]:
+    """The bytes and mode of a regular file, read without following a link or waiting on a FIFO
+    (whatever the name holds by the time it is opened), and never more than ``budget`` bytes."""
+    try:
+        fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _refuse(top, rel, "became a link while it was read") from None
+        raise _refuse(top, rel, f"cannot be read ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _refuse(top, rel, f"is {_kind_name(st.st_mode)}; a bot folder may hold only files, "
+                                    "folders and links")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, budget - size + 1))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > budget:
+                raise _too_big(top, rel, max_bytes)
+        return b"".join(chunks), st.st_mode
+    except OSError as exc:
+        raise _refuse(top, rel, f"cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+
+
+def _listing(top: Path, read: bool, max_bytes: int, links_out: bool = False) -> Iterator[Entry]:
+    """Every entry under ``top`` (``__pycache__`` folders left out) in a fixed order: in each
+    folder its files and links by name, then its folders by name, each followed by its contents.
+    Never follows a link; a FIFO, socket or device, an unreadable entry, or more than
+    ``max_bytes`` of files is a :class:`BotError` naming the entry, and so is a link out of
+    ``top`` unless ``links_out`` (the SDK's own files). ``read``: load file bytes."""
+    used = 0
+    stack: list[tuple[str, str]] = [(str(top), "")]
+    while stack:
+        full_dir, rel_dir = stack.pop()
+        try:
+            with os.scandir(full_dir) as it:
+                items = sorted((e.name, e.path) for e in it)
+        except OSError as exc:
+            raise _refuse(top, rel_dir or ".", f"cannot be listed ({exc.strerror})") from None
+        folders = []
+        for name, full in items:
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            try:
+                st = os.lstat(full)
+            except OSError as exc:
+                raise _refuse(top, rel, f"cannot be read ({exc.strerror})") from None
+            if stat.S_ISDIR(st.st_mode):
+                if name != SKIPPED:
+                    folders.append((name, full, rel, st.st_mode))
+            elif stat.S_ISLNK(st.st_mode):
+                try:
+                    target = os.readlink(full)
+                except OSError as exc:
+                    raise _refuse(top, rel, f"cannot be read ({exc.strerror})") from None
+                inside = os.path.normpath(os.path.join(rel_dir, target))
+                if not links_out and (os.path.isabs(target) or inside == ".."
+                                      or inside.startswith("../")):
+                    raise _refuse(top, rel, f"links to {target}, outside the bot folder; a bot "
+                                            "folder's links must stay inside it (copy the file in "
+                                            "instead)")
+                yield Entry(rel, "link", st.st_mode, link=target)
+            elif stat.S_ISREG(st.st_mode):
+                if read:
+                    data, mode = _read_file(top, full, rel, max_bytes - used, max_bytes)
+                    used += len(data)
+                    yield Entry(rel, "file", mode, data=data)
+                else:
+                    used += st.st_size
+                    if used > max_bytes:
+                        raise _too_big(top, rel, max_bytes)
+                    yield Entry(rel, "file", st.st_mode)
+            else:
+                raise _refuse(top, rel, f"is {_kind_name(st.st_mode)}; a bot folder may hold only "
+                                        "files, folders and links")
+        for name, full, rel, mode in reversed(folders):  # popped in name order
+            stack.append((full, rel))
+        # a folder's own entry comes before its contents: yield them in name order now
+        for name, full, rel, mode in folders:
+            yield Entry(rel, "dir", mode)
+
+
+def read_folder(top: Path | str, max_bytes: int = DEFAULT_FOLDER_MB * MiB,
+                links_out: bool = False) -> Iterator[Entry]:
+    """The entries of a bot folder with the bytes of its files (see :func:`_listing`)."""
+    return _listing(Path(top), True, max_bytes, links_out)
+
+
+def check_folder(top: Path, max_bytes: int = DEFAULT_FOLDER_MB * MiB) -> None:
+    """Refuse a bot folder that holds anything but files, folders and links, or too much."""
+    for _ in _listing(Path(top), False, max_bytes):
+        pass
+
+
+def folder_hash(path: Path, max_bytes: int = DEFAULT_FOLDER_MB * MiB) -> str:
+    """SHA-256 over the folder's entries: each file's path and bytes, each link's path and target
+    (never followed); folders count through what they hold. A folder of plain files hashes as
+    it always has (path NUL bytes NUL, per file, in :func:`read_folder`'s order)."""
     digest = hashlib.sha256()
-    for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            full = Path(root, name)
-            digest.update(str(full.relative_to(path)).encode() + b"\0")
-            digest.update(full.read_bytes() + b"\0")
+    for entry in read_folder(path, max_bytes):
+        if entry.kind == "file":
+            digest.update(os.fsencode(entry.rel) + b"\0")
+            digest.update(entry.data + b"\0")
+        elif entry.kind == "link":
+            digest.update(os.fsencode(entry.rel) + b"\0\x01link\x01" + os.fsencode(entry.link) + b"\0")
     return digest.hexdigest()
 
 
-def load_bot(path: str | os.PathLike[str]) -> BotSpec:
-    """Read a bot folder's manifest; every problem is a :class:`BotError` naming the path."""
+def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -> BotSpec:
+    """Read a bot folder's manifest; every problem is a :class:`BotError` naming the path.
+    ``folder_mb``: the most its files may hold (the sandbox limit of that name)."""
     folder = Path(path).resolve()
     if not folder.is_dir():
         raise BotError(f"bot folder {str(path)!r} does not exist")
+    check_folder(folder, folder_mb * MiB)
     manifest = folder / MANIFEST
+    if manifest.is_symlink():
+        raise BotError(f"{manifest}: is a link; the manifest must be a plain file")
     if not manifest.is_file():
         raise BotError(f"bot folder {str(path)!r} has no {MANIFEST} manifest")
+    if manifest.stat().st_size > MANIFEST_BYTES:
+        raise BotError(f"{manifest}: over {MANIFEST_BYTES // MiB} MiB; a manifest is a few lines")
+    text, _ = _read_file(folder, str(manifest), MANIFEST, MANIFEST_BYTES, MANIFEST_BYTES)
     try:
-        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+        data = tomllib.loads(text.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise BotError(f"{manifest}: not valid TOML ({exc})") from None
     unknown = set(data) - _KNOWN_KEYS
@@ -84,7 +242,8 @@ def load_bot(path: str | os.PathLike[str]) -> BotSpec:
     if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
         raise BotError(f"{manifest}: 'games' must be a list of game names")
     spec = BotSpec(name=name.strip(), path=folder, command=command,
-                   description=str(data.get("description", "")), games=tuple(games))
+                   description=str(data.get("description", "")), games=tuple(games),
+                   folder_bytes=folder_mb * MiB)
     check_command(spec)
     return spec
 

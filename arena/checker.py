@@ -16,6 +16,7 @@ from arena.game import Game
 from arena.record import CRASH, HANDSHAKE_FAILED, OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
+from arena.text import visible, visible_line
 
 RANDOM_BOT = "random"
 FIRST_SEED = 1000
@@ -65,8 +66,8 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
                          f"of {n}, {st.time_ms:.0f} ms thinking")
                     continue
                 echo(f"{label}: {st.status} after {own} decisions of its own")
-                problem = f"{label}: {st.status.replace('_', ' ')}: {st.reason}"
-                tail = st.stderr_tail.strip().splitlines()[-5:]
+                problem = f"{label}: {st.status.replace('_', ' ')}: {visible_line(st.reason)}"
+                tail = visible(st.stderr_tail).strip().splitlines()[-5:]
                 if tail:
                     problem += "\n      last lines of its stderr:\n" + "\n".join(
                         f"        {line}" for line in tail)

@@ -20,6 +20,7 @@ from arena.options import field_choices, field_doc, option_fields, parse_assignm
 from arena.record import OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
+from arena.text import visible, visible_line
 
 
 class ArenaGroup(click.Group):
@@ -29,7 +30,7 @@ class ArenaGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ArenaError as exc:
-            click.echo(f"arena: error: {exc}", err=True)
+            click.echo(f"arena: error: {visible(exc)}", err=True)
             ctx.exit(2)
 
 
@@ -132,14 +133,14 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     if len(bot_paths) not in game.player_counts:
         raise ArenaError(f"{game.name} is played by {game.players_text()} players; "
                          f"got {len(bot_paths)} bots")
-    bots = [load_bot(p) for p in bot_paths]
+    limits = Limits.parse(limits_text) if limits_text else Limits()
+    bots = [load_bot(p, limits.folder_mb) for p in bot_paths]
     for path, bot in zip(bot_paths, bots):
         if bot.games and game.name not in bot.games:
             raise ArenaError(f"bot {bot.name!r} ({path}) plays {', '.join(bot.games)}, not "
                              f"{game.name}; its manifest says so in 'games'")
     options = game.make_options(len(bots), parse_assignments(option_items))
     tc = _time_control(time_control)
-    limits = Limits.parse(limits_text) if limits_text else Limits()
     names = _seat_names(bots)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
@@ -158,7 +159,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
 
 def _seat_names(bots) -> list[str]:
     """Bot names, made unique by seat when the same bot plays itself."""
-    names = [b.name for b in bots]
+    names = [visible_line(b.name) for b in bots]  # bot text: no terminal escapes
     return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
@@ -166,10 +167,10 @@ def _print_result(record, names: list[str]) -> None:
     click.echo("result:")
     for i, name in enumerate(names):
         st = record.statuses[i]
-        status = st.status if st.status == OK else f"{st.status.upper()}: {st.reason}"
+        status = st.status if st.status == OK else f"{st.status.upper()}: {visible_line(st.reason)}"
         click.echo(f"  rank {record.ranks[i]}  {name}  score {record.scores[i]}  [{status}]")
         if st.status != OK and st.stderr_tail.strip():
-            tail = st.stderr_tail.strip().splitlines()[-5:]
+            tail = visible(st.stderr_tail).strip().splitlines()[-5:]
             click.echo("    its stderr ended with:\n" + "\n".join(f"      {line}" for line in tail))
 
 
@@ -214,15 +215,15 @@ def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
             limits=Limits.parse(limits_text, plan.limits) if limits_text else plan.limits)
     for n in plan.player_counts:
         game.make_options(n, plan.option_values)  # a bad option is one line, before any match
-    bot = load_bot(bot_path)
+    bot = load_bot(bot_path, plan.limits.folder_mb)
     click.echo(describe_plan(plan))
     problems = check_bot(bot, plan, echo=click.echo)
     if problems:
-        click.echo(f"\n{bot.name}: {len(problems)} problem(s) found:")
+        click.echo(f"\n{visible_line(bot.name)}: {len(problems)} problem(s) found:")
         for p in problems:
-            click.echo(f"  - {p}")
+            click.echo(f"  - {visible(p)}")
         sys.exit(1)
-    click.echo(f"\n{bot.name}: all checks passed; it is ready to submit.")
+    click.echo(f"\n{visible_line(bot.name)}: all checks passed; it is ready to submit.")
 
 
 def _register_extensions() -> None:

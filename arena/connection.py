@@ -61,6 +61,8 @@ class Connection:
         self._poll = select.poll()  # a few fds: poll(2) is as quick as epoll and portable
         self._poll.register(self._out, select.POLLIN)
         self._poll.register(self._err, select.POLLIN)
+        self._peek = select.poll()  # stdout alone: is anything unread? (cheaper than a failing read)
+        self._peek.register(self._out, select.POLLIN)
         self._out_open = True
         self._err_open = True
         self._pending = b""
@@ -102,11 +104,21 @@ class Connection:
         elif fd == self._out and self._out_open:
             self._out_open = False
             self._poll.unregister(fd)
+            self._peek.unregister(fd)
 
     # ----- exchanges ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; it is written during the next :meth:`exchange` (or :meth:`flush`)."""
         self._pending += encode(message)
+
+    def send_now(self, message: dict[str, Any]) -> None:
+        """Queue a message and write what the pipe takes at once, without waiting; the rest goes
+        during the next :meth:`exchange`. A bot that is gone is found out then, not here."""
+        self.send(message)
+        try:
+            self._write_some()
+        except BotExited:
+            pass
 
     def _write_some(self) -> None:
         try:
@@ -128,6 +140,7 @@ class Connection:
         if self._pending:
             self._write_some()
         writing = False
+        got_output = True
         while True:
             if self._pending and not writing:
                 self._poll.register(self._in, select.POLLOUT)
@@ -136,7 +149,11 @@ class Connection:
                 self._poll.unregister(self._in)
                 writing = False
             timeout = deadline - time.monotonic()
-            if timeout <= 0:
+            # Past the deadline, what the bot wrote before it still counts: one more look at the
+            # pipes without waiting (a referee busy elsewhere, e.g. with another seat's handshake,
+            # must not fail a bot whose answer is already there), and more only while stdout gives.
+            expired = timeout <= 0
+            if expired and not got_output:
                 if writing:
                     self._poll.unregister(self._in)
                 raise BotTimeout("did not read its input in time" if self._pending
@@ -145,7 +162,8 @@ class Connection:
                 if writing:
                     self._poll.unregister(self._in)
                 raise BotExited(self._exit_reason("closed its output"))
-            for fd, _ in self._poll.poll(timeout * 1000):
+            got_output = not expired
+            for fd, _ in self._poll.poll(max(timeout, 0.0) * 1000):
                 if fd == self._in:
                     try:
                         self._write_some()
@@ -168,12 +186,38 @@ class Connection:
                 if not data:
                     self._close_fd(fd)
                     continue
+                got_output = True
                 self._reader.feed(data)
                 frame = self._next_frame()
                 if frame is not None:
                     if writing:
                         self._poll.unregister(self._in)
                     return frame
+
+    def unsolicited(self) -> str | None:
+        """What the bot sent that no request asked for, found without waiting: ``None`` if its
+        stdout holds nothing unread (the usual case: one read that finds the pipe empty), else a
+        few words saying what it is. Called just before a request is sent, when no answer is due."""
+        if self._out_open and self._peek.poll(0):
+            try:
+                data = os.read(self._out, _CHUNK)
+            except BlockingIOError:
+                data = None
+            except OSError:
+                data = b""
+            if data == b"":
+                self._close_fd(self._out)  # the next exchange says how the bot ended
+            elif data:
+                self._reader.feed(data)
+        if not self._reader.pending:
+            return None
+        try:
+            frame = self._reader.next_frame()
+        except FrameError as exc:
+            return f"bytes that are not a valid message ({exc})"
+        if frame is None:
+            return "the start of a message"
+        return f"a {frame['type']!r} message"
 
     def _next_frame(self) -> dict[str, Any] | None:
         try:

@@ -76,6 +76,7 @@ class _Seat:
         self.conn: Connection | None = None
         self.status = SeatStatus()
         self.bank_ms = float(bank_ms)
+        self.started = 0.0  # when its process was handed over (monotonic): its startup_ms run from here
 
     def fail(self, status: str, reason: str) -> None:
         if self.status.status == OK:
@@ -161,15 +162,17 @@ def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
             continue
         record.sandbox = seat.process.level
         seat.conn = Connection(seat.process.proc)
+        seat.started = time.monotonic()
 
 
 def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeControl) -> None:
-    """SPEC.md §4: hello to every bot at once, then each must answer ready in time."""
-    deadline = time.monotonic() + tc.startup_ms / 1000
+    """SPEC.md §4: hello to every bot at once, then each must answer ready within ``startup_ms`` of
+    its own start. Each seat has its own deadline, and an answer that arrived by it counts even if
+    the referee was still waiting for another seat then: only a bot that missed it fails."""
     for seat_no, seat in enumerate(seats):
         if seat.conn is None:
             continue
-        seat.conn.send({
+        seat.conn.send_now({  # written at once: every bot starts on its hello now, not in turn
             "type": "hello", "protocol": PROTOCOL_VERSION, "game": game, "options": options,
             "seat": seat_no, "num_players": len(seats),
             "players": [s.bot.name for s in seats], "time_control": asdict(tc),
@@ -178,7 +181,7 @@ def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeC
         if seat.conn is None:
             continue
         try:
-            reply = seat.conn.exchange(None, deadline)
+            reply = seat.conn.exchange(None, seat.started + tc.startup_ms / 1000)
         except BotTimeout as exc:
             seat.fail(HANDSHAKE_FAILED, f"no ready message within {tc.startup_ms} ms of its start ({exc})")
             continue
@@ -190,15 +193,21 @@ def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeC
             continue
         if reply["type"] != "ready":
             seat.fail(HANDSHAKE_FAILED, f"answered the hello with {reply['type']!r} instead of 'ready'")
-        elif reply.get("protocol") != PROTOCOL_VERSION:
+        elif type(reply.get("protocol")) is not int or reply["protocol"] != PROTOCOL_VERSION:
+            # SPEC.md §4: an integer; `true` and `1.0` equal 1 in Python but are not the version
             seat.fail(HANDSHAKE_FAILED, f"speaks protocol version {reply.get('protocol')!r}; "
-                                        f"the referee speaks {PROTOCOL_VERSION}")
+                                        f"the referee speaks {PROTOCOL_VERSION} (an integer)")
 
 
 def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], legal: list[str],
          tc: TimeControl) -> tuple[str | None, float]:
     """One decision: the bot's action and the time it took, or ``None`` if the bot failed."""
     assert seat.conn is not None
+    early = seat.conn.unsolicited()  # SPEC.md §3: nothing may be sent when no answer is due
+    if early is not None:
+        seat.fail(PROTOCOL_ERROR, f"decision {decision}: sent {early} when no answer was due "
+                                  "(before this decision was asked; one answer per act)")
+        return None, 0.0
     message = {
         "type": "act", "decision": decision, "observation": observation, "legal": legal,
         "clock": {"move_ms": tc.move_ms, "bank_ms": int(seat.bank_ms)},
@@ -228,6 +237,11 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
         seat.fail(PROTOCOL_ERROR, f"decision {decision}: expected an 'action' message with a string "
                                   f"action, got type {reply['type']!r} with action {action!r}")
         return None, used_ms
+    echoed = reply.get("decision", decision)  # optional (SPEC.md §3): which act it answers
+    if echoed != decision or type(echoed) is not int:
+        seat.fail(PROTOCOL_ERROR, f"decision {decision}: answered decision {echoed!r} "
+                                  f"(a late answer to an earlier act, or one sent ahead)")
+        return None, used_ms
     if action not in legal:
         shown = action if len(action) <= 40 else action[:40] + "..."
         seat.fail(ILLEGAL_ACTION, f"decision {decision}: {shown!r} is not one of the legal "
@@ -241,6 +255,11 @@ def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:
     result = {"scores": list(state.scores())}
     for seat in seats:
         if seat.conn is not None and seat.status.status == OK:
+            early = seat.conn.unsolicited()
+            if early is not None:
+                seat.fail(PROTOCOL_ERROR, f"sent {early} when no answer was due (after its last "
+                                          "decision; one answer per act)")
+                continue
             seat.conn.send({"type": "end", "result": result})
             seat.conn.flush(time.monotonic() + GOODBYE_GRACE)
     for seat in seats:

@@ -84,5 +84,8 @@ def run(choose: Choose, name: str | None = None,
             write_message(out, reply)
         elif message["type"] == "act":
             action = choose(message["observation"], message["legal"])
-            write_message(out, {"type": "action", "action": action})
+            answer: dict[str, object] = {"type": "action", "action": action}
+            if "decision" in message:
+                answer["decision"] = message["decision"]  # which act this answers (SPEC.md §3)
+            write_message(out, answer)
         # unknown message types are ignored (SPEC.md §3)

@@ -16,6 +16,9 @@ def report(output: Path, site: Path | None) -> None:
     from reports import render_site
 
     started = time.monotonic()
+    from tournaments.store import Store, store_path
+
+    Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     index = render_site(output, site)
     click.echo(f"report: {index} ({time.monotonic() - started:.1f} s)")
 

@@ -38,7 +38,7 @@ def script_json(text: str) -> Markup:
 def environment() -> Environment:
     return Environment(
         loader=PackageLoader("reports", "templates"),
-        autoescape=True,  # bot names, reasons and logs are untrusted (DESIGN.md, Reports)
+        autoescape=True,  # bot names, reasons and logs are untrusted
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

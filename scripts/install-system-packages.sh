@@ -12,7 +12,8 @@ command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
     echo "arena: please install these Debian packages (as root):$missing" >&2
-    echo "arena: continuing without them; some containment and the browser tests will be missing" >&2
+    echo "arena: continuing without them; the tests that need them are skipped, and the test" >&2
+    echo "arena: summary lists them under NOT TESTED on this machine" >&2
     exit 0
 fi
 echo "arena: installing$missing"

@@ -14,11 +14,12 @@ import click
 from arena.bots import bundled_bots
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
+from arena.text import visible_line
 from reports import render_site
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.run import RunResult, prepare, replay_match, run_tournament
-from tournaments.store import Store
+from tournaments.store import Store, store_path
 
 DEMO_OUTPUT = "arena-demo"
 DEMO_GAME = "block"
@@ -66,7 +67,7 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
     for warning in replay.warnings:
         click.echo(f"warning: {warning}", err=True)
     record = replay.replayed
-    names = ", ".join(f"seat {i}: {s['name']}" for i, s in enumerate(record.seats))
+    names = ", ".join(f"seat {i}: {visible_line(s['name'])}" for i, s in enumerate(record.seats))
     click.echo(f"match {match_id}: {record.game}, seed {record.seed}; {names}")
     if replay.stored is not None:
         click.echo(f"stored:   {_result_line(replay.stored)}")
@@ -150,6 +151,7 @@ def _stored_count(output: Path) -> int:
 
 
 def _print_ratings(output: Path) -> None:
+    Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     with Store.open(output) as store:
         config = store.config()
         ratings = compute_ratings(store)
@@ -169,9 +171,9 @@ def _print_ratings(output: Path) -> None:
 def _result_line(record: Any) -> str:
     parts = []
     for i, status in enumerate(record.statuses):
-        text = f"{record.seats[i]['name']} {record.scores[i]} (rank {record.ranks[i]})"
+        text = f"{visible_line(record.seats[i]['name'])} {record.scores[i]} (rank {record.ranks[i]})"
         if status.status != "ok":
-            text += f" {status.status}: {status.reason}"
+            text += f" {status.status}: {visible_line(status.reason)}"
         parts.append(text)
     return "; ".join(parts) + f"; {len(record.decisions)} decisions"
 

@@ -50,8 +50,8 @@ from pathlib import Path
 from typing import Any
 
 import arena
-from arena.bots import folder_hash
-from arena.errors import ArenaError
+from arena.bots import DEFAULT_FOLDER_MB, MiB, folder_hash, read_folder
+from arena.errors import ArenaError, BotError
 from tournaments import cores
 from tournaments.backends import Finished, MatchError, MatchJob, play_job
 from tournaments.warm import WarmStarts
@@ -89,11 +89,12 @@ def _file_mode(mode: int) -> int:
     return 0o755 if mode & stat.S_IXUSR else 0o644
 
 
-def pack_folder(folder: str | os.PathLike[str]) -> Bundle:
-    """Pack a bot folder: the files :func:`arena.bots.folder_hash` reads, read once, hashed as it
-    hashes them. Deterministic (sorted, no times or owners). Symlinks to files are stored as the
-    files they point to; a symlink to a folder inside the bot folder stays a link; one to a folder
-    outside it is an error (only the folder itself travels)."""
+def pack_folder(folder: str | os.PathLike[str], max_bytes: int = DEFAULT_FOLDER_MB * MiB) -> Bundle:
+    """Pack a bot folder: the entries :func:`arena.bots.read_folder` reads (files, folders, links,
+    never following a link; no FIFO, device or socket; at most ``max_bytes`` of files), read once,
+    hashed as :func:`arena.bots.folder_hash` hashes them. Deterministic (sorted, no times or
+    owners). A link stays a link (the bot folder's links stay inside it, as the worker's unpacking
+    requires too)."""
     top = Path(folder).resolve()
     digest = hashlib.sha256()
     raw = io.BytesIO()
@@ -106,38 +107,28 @@ def pack_folder(folder: str | os.PathLike[str]) -> Bundle:
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data) if kind == tarfile.REGTYPE else None)
 
-        # Walk exactly as folder_hash does, so that the hash below is folder_hash(top).
-        for root, dirs, files in os.walk(top):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            here = Path(root)
-            for name in dirs:
-                full = here / name
-                rel = full.relative_to(top).as_posix()
-                if full.is_symlink():  # os.walk does not descend into it, nor does folder_hash
-                    target = full.resolve()
-                    if target != top and top not in target.parents:
-                        raise BundleError(f"bot folder {str(top)!r}: {rel} links to {target}, "
-                                          "outside the bot folder; a cluster run sends only the "
-                                          "bot folder itself (copy the folder in instead)")
-                    add(rel, tarfile.SYMTYPE, 0o777, link=os.path.relpath(target, here.resolve()))
+        try:
+            for entry in read_folder(top, max_bytes):
+                if entry.kind == "dir":
+                    add(entry.rel, tarfile.DIRTYPE, 0o755)
+                elif entry.kind == "link":  # read_folder refuses one that leaves the folder
+                    digest.update(os.fsencode(entry.rel) + b"\0\x01link\x01"
+                                  + os.fsencode(entry.link) + b"\0")
+                    add(entry.rel, tarfile.SYMTYPE, 0o777, link=entry.link)
                 else:
-                    add(rel, tarfile.DIRTYPE, 0o755)
-            for name in sorted(files):
-                full = here / name
-                rel = full.relative_to(top)
-                try:
-                    data = full.read_bytes()
-                    mode = full.stat().st_mode
-                except OSError as exc:
-                    raise BundleError(f"bot folder {str(top)!r}: cannot read {rel} "
-                                      f"({exc})") from None
-                digest.update(str(rel).encode() + b"\0")
-                digest.update(data + b"\0")
-                add(rel.as_posix(), tarfile.REGTYPE, _file_mode(mode), data)
+                    digest.update(os.fsencode(entry.rel) + b"\0")
+                    digest.update(entry.data + b"\0")
+                    add(entry.rel, tarfile.REGTYPE, _file_mode(entry.mode), entry.data)
+        except BotError as exc:
+            raise BundleError(str(exc)) from None
     return Bundle(digest.hexdigest(), zlib.compress(raw.getvalue(), 6))
 
 
 # ----- bundles: unpacking (worker) -------------------------------------------------------------
+
+# A bundle was packed within its run's folder_mb: the worker's own check of what it unpacked
+# (its hash) needs no limit of its own.
+UNPACKED_BYTES = 1 << 62
 
 _lock = threading.Lock()                       # a worker runs tasks in threads
 _digest_locks: dict[str, threading.Lock] = {}
@@ -236,7 +227,7 @@ def bot_folder(digest: str, data: bytes | Callable[[], bytes], root: Path | None
                 signature = _signature(final)
                 if _verified.get((root, digest)) == signature:
                     return final
-                if folder_hash(final) == digest:
+                if folder_hash(final, UNPACKED_BYTES) == digest:
                     _verified[(root, digest)] = signature
                     return final
             _install(digest, data if isinstance(data, bytes) else data(), final)
@@ -248,7 +239,7 @@ def _install(digest: str, data: bytes, final: Path) -> None:
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{os.getpid()}-{digest[:12]}-", dir=final.parent))
     try:
         _extract(data, tmp)
-        got = folder_hash(tmp)
+        got = folder_hash(tmp, UNPACKED_BYTES)
         if got != digest:
             raise BundleError(f"bot bundle {digest[:12]} unpacks to files whose hash is "
                               f"{got[:12]}, not its key: refused (damaged in transit, or packed by another "
@@ -258,7 +249,7 @@ def _install(digest: str, data: bytes, final: Path) -> None:
             return
         except OSError:
             pass  # ``final`` exists: another worker process of this machine was first, or it is bad
-        if final.is_dir() and not final.is_symlink() and folder_hash(final) == digest:
+        if final.is_dir() and not final.is_symlink() and folder_hash(final, UNPACKED_BYTES) == digest:
             return
         trash = final.parent / f".tmp-{os.getpid()}-trash-{uuid.uuid4().hex[:8]}"
         try:
@@ -627,7 +618,7 @@ class DaskBackend:
             for bot in job.bots:
                 folder = Path(bot.path)
                 if folder not in digests:
-                    bundle = pack_folder(folder)
+                    bundle = pack_folder(folder, bot.folder_bytes)
                     digests[folder] = bundle.digest
                     bundles[bundle.digest] = bundle.data
         return digests, bundles

@@ -363,10 +363,11 @@ def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
     """
     bots: list[BotSpec] = []
     origin: dict[str, str] = {}
+    folder_mb = config.sandbox_limits().folder_mb
     for i, ref in enumerate(config.entrants):
         for folder in _expand(ref.path, config.base_dir, i):
             try:
-                bot = load_bot(folder)
+                bot = load_bot(folder, folder_mb)
             except ArenaError as exc:
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
             if bot.games and config.game not in bot.games:

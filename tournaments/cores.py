@@ -6,6 +6,10 @@ it lives, and the kernel lets go when it exits, even killed. So two tournaments 
 one machine, or several Dask worker processes of one machine, never pin to the same core; a worker
 that finds too few cores free runs unpinned, where the system places it. The lock files live in a
 folder only root (or, for a referee that is not root, only its user) may write.
+
+``ARENA_CORE_LOCKS=FOLDER`` (a folder of this user that no one else may write; created if missing)
+puts the lock files there instead: the processes that share it share the cores, and no others.
+The test suite sets it so that its claims never depend on what else runs on the machine.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from pathlib import Path
 
 from arena.sandbox.users import private_folder
 
+LOCK_DIR_ENV = "ARENA_CORE_LOCKS"  # a folder of lock files of one's own (see above)
 _held: list[int] = []   # lock files of the cores this process claimed, open until it exits
 
 
@@ -28,6 +33,9 @@ def available() -> set[int]:
 
 
 def _lock_dir() -> Path | None:
+    chosen = os.environ.get(LOCK_DIR_ENV)
+    if chosen:
+        return private_folder([Path(chosen)])
     uid = os.geteuid()
     candidates = [Path("/run/arena-cores")] if uid == 0 else []
     return private_folder([*candidates, Path(tempfile.gettempdir()) / f"arena-cores-{uid}"])

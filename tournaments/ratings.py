@@ -23,6 +23,7 @@ import trueskill
 
 from arena.games import get_game
 from arena.record import OK
+from arena.text import visible_line
 from tournaments.seeds import derive_seed
 from tournaments.store import Entrant, MatchRow, Store
 
@@ -175,7 +176,7 @@ def format_leaderboard(ratings: Ratings) -> str:
         fails = str(s.failure_count)
         if s.failures:
             fails += " (" + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in s.failures.items()) + ")"
-        rows.append((str(i), s.entrant.name, f"{s.conservative:.2f}", f"{s.mu:.2f}",
+        rows.append((str(i), visible_line(s.entrant.name), f"{s.conservative:.2f}", f"{s.mu:.2f}",
                      f"{s.sigma:.2f}", str(s.matches), str(s.wins), f"{s.average_score:.1f}", fails))
     right = {0, 2, 3, 4, 5, 6, 7}
     return _table(header, rows, right)
@@ -196,7 +197,7 @@ def format_head_to_head(ratings: Ratings) -> str:
             else:
                 w, d, l = ratings.head_to_head.get((a.id, b.id), (0, 0, 0))
                 cells.append(f"{w}-{d}-{l}" if w + d + l else ".")
-        rows.append((str(i), a.name, *cells))
+        rows.append((str(i), visible_line(a.name), *cells))
     return _table(header, rows, right=set(range(2, len(header))) | {0})
 
 

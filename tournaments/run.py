@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots import BotSpec, load_bot
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotError
 from arena.game import SEED_BITS
 from arena.games import get_game
 from arena.record import MatchRecord
@@ -105,6 +105,7 @@ def schedule_hash(schedule: Schedule) -> str:
 def open_store(prepared: Prepared) -> tuple[Store, bool]:
     """The store of this tournament: created, or reopened after checking it is the same one."""
     path = store_path(prepared.output)
+    Store.check_intact(path)  # a damaged or foreign file: one line, and it is left untouched
     if Store.is_initialised(path):
         store = Store.open(path, write=True)
         try:
@@ -300,7 +301,12 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         with contextlib.suppress(Exception):
             store.end_run(run_id, outcome)
     for entrant, bot in zip(prepared.entrants, prepared.bots):
-        if played and bot.content_hash() != entrant.content_hash:
+        try:
+            changed = played and bot.content_hash() != entrant.content_hash
+        except BotError as exc:  # it now holds something a bot folder may not (docs/sandbox.md)
+            say(f"warning: entrant {entrant.name!r}: {exc}")
+            changed = bool(played)
+        if changed:
             say(f"warning: entrant {entrant.name!r} ({entrant.path}) changed its folder during the "
                 "run: its matches may not be independent of each other, and the run cannot resume "
                 "until the folder is restored")
@@ -375,8 +381,9 @@ def replay_match(output: str | Path, match_id: int) -> Replay:
         stored = store.record(match_id) if match_id in store.done_ids() else None
     warnings = []
     bots = []
+    folder_mb = config.sandbox_limits().folder_mb
     for e in entrants:
-        bot = load_bot(e.path)
+        bot = load_bot(e.path, folder_mb)
         if bot.name != e.name:
             bot = dataclasses.replace(bot, name=e.name)
         if bot.content_hash() != e.content_hash:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 
-SEED_BITS = 63  # fits a signed 64-bit SQLite INTEGER and any language's int64
+from arena.game import SEED_BITS
 
 
 def derive_seed(tournament_seed: int, *parts: int | str) -> int:

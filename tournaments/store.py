@@ -17,7 +17,9 @@ and use the read API: :meth:`config`, :meth:`entrants`, :meth:`matches`, :meth:`
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -29,6 +31,7 @@ from arena.record import OK, MatchRecord
 from tournaments.config import TournamentConfig
 
 STORE_NAME = "tournament.sqlite"
+SQLITE_HEADER = b"SQLite format 3\0"   # the first 16 bytes of every SQLite database file
 STORE_FORMAT = "arena-tournament-store/2"  # 2: named chance streams, secret seeds
 
 SCHEMA = """
@@ -166,7 +169,7 @@ class Store:
     @staticmethod
     def is_initialised(path: Path) -> bool:
         """Whether ``path`` holds a store whose creation was committed."""
-        if not path.is_file():
+        if not path.is_file() or path.stat().st_size == 0:
             return False
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
@@ -178,10 +181,64 @@ class Store:
             conn.close()
 
     @staticmethod
+    def check_intact(path: Path) -> None:
+        """Refuse, with one line and without changing a byte of it, a file at ``path`` that is not
+        an intact store or an empty place for one: not a regular file (a folder, a FIFO, a
+        device), not an SQLite database (garbled, random bytes), a damaged one (truncated, a
+        page overwritten), or someone else's SQLite database (a store is never adopted into one).
+        A missing file, an empty one, and an SQLite database without any table (a creation that
+        was killed before it committed) are places for a new store."""
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise ArenaError(f"{path}: cannot be used as the tournament store ({exc.strerror})") from None
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise ArenaError(f"{path}: is {kind}, not a tournament store; move it away, or choose "
+                             "another output folder (--output)")
+        if st.st_size == 0:
+            return
+        try:
+            with open(path, "rb") as f:
+                header = f.read(len(SQLITE_HEADER))
+        except OSError as exc:
+            raise ArenaError(f"{path}: cannot be read ({exc.strerror})") from None
+        if header != SQLITE_HEADER:
+            raise ArenaError(f"{path}: is not an SQLite database, so not a tournament store "
+                             "(damaged, or another file); it was left as it is: move it away, or "
+                             "choose another output folder (--output)")
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not tables:
+                return
+            has_format = "meta" in tables and conn.execute(
+                "SELECT 1 FROM meta WHERE key = 'format'").fetchone() is not None
+            if not has_format:
+                raise ArenaError(f"{path}: is an SQLite database but not a tournament store (its "
+                                 f"tables: {', '.join(sorted(tables)[:5])}); it was left as it is: "
+                                 "choose another output folder (--output)")
+            problems = [r[0] for r in conn.execute("PRAGMA quick_check(1)")]
+            if problems != ["ok"]:
+                first = " ".join(" ".join(problems).replace("*** in database main ***", "").split())
+                raise ArenaError(f"{path}: the tournament store is damaged ({first}); it was "
+                                 "left as it is: restore it from a copy, or run the tournament "
+                                 "again in another output folder (--output)")
+        except sqlite3.DatabaseError as exc:
+            raise ArenaError(f"{path}: the tournament store is damaged ({exc}); it was left as it "
+                             "is: restore it from a copy, or run the tournament again in another "
+                             "output folder (--output)") from None
+        finally:
+            conn.close()
+
+    @staticmethod
     def create(path: Path, config: TournamentConfig, entrants: Sequence[Entrant], *,
                planned: int, note: str, draw_probability: float,
                schedule_hash: str) -> "Store":
         """Create a store and write the config and entrants in one transaction."""
+        Store.check_intact(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, isolation_level=None)
         store = Store(conn, path)
@@ -204,9 +261,9 @@ class Store:
         return store
 
     def _pragmas(self) -> None:
+        self._conn.execute("PRAGMA busy_timeout=10000")  # first: a reader may hold the file
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA busy_timeout=10000")
 
     def close(self) -> None:
         self._conn.close()

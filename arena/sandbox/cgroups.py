@@ -18,19 +18,19 @@ from pathlib import Path
 _swept = threading.Event()
 
 
-_own_dirs: tuple[int, list[tuple[int, Path]]] | None = None
+_own_dirs: dict[tuple[int, str], list[tuple[int, Path]]] = {}
 
 
-def _own_cgroup_dirs() -> list[tuple[int, Path]]:
-    """(cgroup version, folder of this process's memory cgroup) candidates, v2 first; read once
-    per process (a bot's start should not parse the mount table again)."""
-    global _own_dirs
-    if _own_dirs is None or _own_dirs[0] != os.getpid():
-        _own_dirs = (os.getpid(), _read_own_cgroup_dirs())
-    return list(_own_dirs[1])
+def _own_cgroup_dirs(controller: str = "memory") -> list[tuple[int, Path]]:
+    """(cgroup version, folder of this process's ``controller`` cgroup) candidates, v2 first; read
+    once per process and controller (a bot's start should not parse the mount table again)."""
+    key = (os.getpid(), controller)
+    if key not in _own_dirs:
+        _own_dirs[key] = _read_own_cgroup_dirs(controller)
+    return list(_own_dirs[key])
 
 
-def _read_own_cgroup_dirs() -> list[tuple[int, Path]]:
+def _read_own_cgroup_dirs(controller: str) -> list[tuple[int, Path]]:
     try:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
         mounts = Path("/proc/self/mountinfo").read_text().splitlines()
@@ -49,8 +49,8 @@ def _read_own_cgroup_dirs() -> list[tuple[int, Path]]:
         root, point, fstype, options = fields[3], fields[4], extra[0], extra[2].split(",")
         if fstype == "cgroup2" and "" in own:
             version, path = 2, own[""]
-        elif fstype == "cgroup" and "memory" in options:
-            key = next((k for k in own if "memory" in k.split(",")), None)
+        elif fstype == "cgroup" and controller in options:
+            key = next((k for k in own if controller in k.split(",")), None)
             if key is None:
                 continue
             version, path = 1, own[key]
@@ -160,23 +160,110 @@ class MemoryCap:
 
     def remove(self, timeout: float = 1.0) -> None:
         """Remove the cgroup once its processes are gone (their charges go to the parent)."""
-        deadline = time.monotonic() + timeout
-        while True:
+        _remove_cgroup(self.folder, timeout)
+
+
+def _remove_cgroup(folder: Path, timeout: float) -> None:
+    """rmdir a cgroup, retrying until ``timeout`` while its last processes are still leaving."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            folder.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.01)
+
+
+class CpuPin:
+    """One bot's cpuset cgroup: the cores it may run on, which it cannot widen.
+
+    ``sched_setaffinity`` is open to every process for itself: a bot started on cores ``{0}`` may
+    ask for ``{0, 1}`` and get it. In a cpuset cgroup the kernel keeps every affinity within the
+    cgroup's cores, and a bot cannot leave its cgroup (that takes write access to another one).
+    Made where the referee may create a cpuset cgroup (cgroup v1 ``cpuset``, or v2 with ``cpuset``
+    delegated to its cgroup's children), joined between fork and exec like :class:`MemoryCap`;
+    under cgroup v2 it is the same folder as the bot's memory cgroup, so joining costs nothing more."""
+
+    def __init__(self, version: int, folder: Path, cores: frozenset[int]) -> None:
+        self.version = version
+        self.folder = folder
+        self.cores = cores
+        self._procs = str(folder / "cgroup.procs").encode()
+
+    @staticmethod
+    def create(name: str, cores: set[int] | frozenset[int],
+               uid_is_free: Callable[[int], bool] | None = None) -> "CpuPin | None":
+        """A cpuset cgroup allowing only ``cores``, or ``None`` if none can be made here."""
+        if not _swept_cpuset.is_set():
+            _swept_cpuset.set()
+            sweep_stale(uid_is_free, "cpuset")
+        text = ",".join(map(str, sorted(cores)))
+        for version, parent in _own_cgroup_dirs("cpuset"):
             try:
-                self.folder.rmdir()
-                return
-            except FileNotFoundError:
-                return
+                if version == 2:
+                    if "cpuset" not in (parent / "cgroup.subtree_control").read_text().split():
+                        continue
+                    mems = ""
+                else:
+                    mems = (parent / "cpuset.mems").read_text().strip()
             except OSError:
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.01)
+                continue
+            folder = parent / name
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                pass
+            except OSError:
+                continue
+            pin = CpuPin(version, folder, frozenset(cores))
+            try:
+                if mems:
+                    (folder / "cpuset.mems").write_text(mems)  # v1: both must be set before use
+                (folder / "cpuset.cpus").write_text(text)
+            except OSError:
+                pin.remove()
+                continue
+            return pin
+        return None
+
+    @staticmethod
+    def parent_dir() -> Path | None:
+        """The folder :meth:`create` makes bot cgroups in, or ``None``."""
+        for version, parent in _own_cgroup_dirs("cpuset"):
+            if version == 2:
+                try:
+                    if "cpuset" not in (parent / "cgroup.subtree_control").read_text().split():
+                        continue
+                except OSError:
+                    continue
+            if os.access(parent, os.W_OK):
+                return parent
+        return None
+
+    def join(self) -> None:
+        """Move the calling process into this cgroup (in the child, before exec, as root)."""
+        fd = os.open(self._procs, os.O_WRONLY)
+        try:
+            os.write(fd, b"0")
+        finally:
+            os.close(fd)
+
+    def remove(self, timeout: float = 1.0) -> None:
+        """Remove the cgroup once its processes are gone."""
+        _remove_cgroup(self.folder, timeout)
 
 
-def sweep_stale(uid_is_free: Callable[[int], bool] | None) -> None:
+_swept_cpuset = threading.Event()
+
+
+def sweep_stale(uid_is_free: Callable[[int], bool] | None, controller: str = "memory") -> None:
     """Remove empty bot cgroups (``arena-bot-UID``, ``arena-bot-pPID-N``) whose uid nobody holds
     or whose referee is gone; a cgroup that still has processes cannot be removed anyway."""
-    for _, parent in _own_cgroup_dirs():
+    for _, parent in _own_cgroup_dirs(controller):
         try:
             folders = list(parent.glob("arena-bot-*"))
         except OSError:

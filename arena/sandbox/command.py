@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.sandbox import users
-from arena.sandbox.cgroups import MemoryCap
+from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.limits import BWRAP, PROCESS_GROUP, Limits
 
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -81,13 +81,17 @@ def rlimit_values(limits: Limits, own_user: bool) -> list[tuple[int, int, int]]:
 
 
 def preexec(limits: Limits, uid: int | None, level: str,
-            cap: MemoryCap | None = None, nice: int = 0) -> Callable[[], None]:
-    """What the child does between fork and exec: cgroup, limits, priority, then the user switch."""
+            cap: MemoryCap | None = None, nice: int = 0,
+            pin: CpuPin | None = None) -> Callable[[], None]:
+    """What the child does between fork and exec: cgroups, limits, priority, then the user switch."""
     rlimits = rlimit_values(limits, uid is not None)
+    join_pin = pin is not None and (cap is None or pin.folder != cap.folder)
 
     def child() -> None:
         if cap is not None:
             cap.join()
+        if join_pin:
+            pin.join()
         if nice:
             os.setpriority(os.PRIO_PROCESS, 0, nice)
         for res, soft, hard in rlimits:

@@ -23,7 +23,11 @@ from pathlib import Path
 import msgpack
 
 import protocol
+from arena.bots import DEFAULT_FOLDER_MB, MiB, read_folder
+from arena.errors import BotError
 from arena.sandbox.command import SYSTEM_PATH
+
+SDK_BYTES = 256 * MiB  # a bound on the SDK's own files (the protocol package and msgpack)
 
 _PACKAGES = {"protocol": Path(protocol.__file__).resolve().parent,
              "msgpack": Path(msgpack.__file__).resolve().parent}
@@ -56,30 +60,37 @@ def temp_base() -> Path:
     return Path(tempfile.gettempdir())
 
 
-def _copy_tree(source: Path, target: Path, dir_mode: int, file_mode: int, gid: int = -1) -> None:
-    """Copy regular files, folders and symlinks (never followed: the copy runs as root); skip the rest
-    (a FIFO would block the copy). Modes are normalised: owner-executable files get ``x`` too."""
+def _copy_tree(source: Path, target: Path, dir_mode: int, file_mode: int, gid: int = -1,
+               max_bytes: int = SDK_BYTES, links_out: bool = False) -> None:
+    """Copy files, folders and symlinks (a link is copied as the link it is, never followed: the
+    copy runs as root) as :func:`arena.bots.read_folder` reads them: no FIFO is opened, nothing
+    outside ``source`` is read, at most ``max_bytes`` of files (else :class:`BotError`). Modes are
+    normalised: owner-executable files get ``x`` too."""
     target.mkdir(mode=0o700)
-    for entry in os.scandir(source):
-        if entry.name == "__pycache__":
+    folders = [target]
+    for entry in read_folder(source, max_bytes, links_out):
+        dest = target / entry.rel
+        if entry.kind == "dir":
+            dest.mkdir(mode=0o700)
+            folders.append(dest)
             continue
-        dest = target / entry.name
-        if entry.is_symlink():
-            os.symlink(os.readlink(entry.path), dest)
+        if entry.kind == "link":
+            os.symlink(entry.link, dest)
             continue
-        if entry.is_dir(follow_symlinks=False):
-            _copy_tree(Path(entry.path), dest, dir_mode, file_mode, gid)
-            continue
-        if not entry.is_file(follow_symlinks=False):
-            continue
-        shutil.copyfile(entry.path, dest, follow_symlinks=False)
-        executable = entry.stat(follow_symlinks=False).st_mode & stat.S_IXUSR
-        os.chmod(dest, file_mode | (0o111 & dir_mode if executable else 0))
+        fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            with os.fdopen(fd, "wb", closefd=False) as out:
+                out.write(entry.data)
+            executable = entry.mode & stat.S_IXUSR
+            os.fchmod(fd, file_mode | (0o111 & dir_mode if executable else 0))
+            if gid >= 0:
+                os.fchown(fd, 0, gid)
+        finally:
+            os.close(fd)
+    for folder in folders:
+        os.chmod(folder, dir_mode)
         if gid >= 0:
-            os.chown(dest, 0, gid)
-    os.chmod(target, dir_mode)
-    if gid >= 0:
-        os.chown(target, 0, gid)
+            os.chown(folder, 0, gid)
 
 
 def _prefix(kind: str) -> str:
@@ -148,14 +159,14 @@ def sdk_dir() -> Path:
                 os.rmdir(final)
             folder = Path(tempfile.mkdtemp(prefix=_prefix("sdk"), dir=temp_base()))
             for name, source in _PACKAGES.items():
-                _copy_tree(source, folder / name, 0o755, 0o644)
+                _copy_tree(source, folder / name, 0o755, 0o644, links_out=True)
             engines = folder / "arena"
             engines.mkdir(mode=0o755)
             for name in ENGINE_MODULES:
                 shutil.copyfile(_ARENA / name, engines / name)
                 os.chmod(engines / name, 0o644)
             for name in ENGINE_PACKAGES:
-                _copy_tree(_ARENA / name, engines / name, 0o755, 0o644)
+                _copy_tree(_ARENA / name, engines / name, 0o755, 0o644, links_out=True)
             _compile(folder, python)
             os.chmod(folder, 0o755)
             try:
@@ -204,12 +215,21 @@ def readable_in_place(folder: Path, uid: int) -> bool:
     return True
 
 
-def stage_bot(folder: Path, gid: int) -> Path:
+def stage_bot(folder: Path, gid: int, max_bytes: int = DEFAULT_FOLDER_MB * MiB) -> Path:
     """A private copy of a bot folder: owned by root, readable (not writable) by group ``gid`` only.
-    Returns the stage folder; the copy is its ``bot`` subfolder."""
+    Returns the stage folder; the copy is its ``bot`` subfolder. A folder that holds more than
+    ``max_bytes``, or something other than files, folders and links, is an ``OSError`` (the bot
+    could not be started) and nothing is left behind."""
     stage = Path(tempfile.mkdtemp(prefix=_prefix("stage"), dir=temp_base()))
-    os.chmod(stage, 0o711)
-    _copy_tree(folder, stage / "bot", 0o750, 0o640, gid)
+    try:
+        os.chmod(stage, 0o711)
+        _copy_tree(folder, stage / "bot", 0o750, 0o640, gid, max_bytes)
+    except BotError as exc:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise OSError(str(exc)) from None
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
     return stage
 
 

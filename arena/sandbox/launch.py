@@ -12,7 +12,7 @@ from pathlib import Path
 
 from arena.bots import BotSpec
 from arena.sandbox import files, levels, users, zygote
-from arena.sandbox.cgroups import MemoryCap
+from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.command import (
     SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, bwrap_argv, check_program, environment, preexec,
 )
@@ -24,6 +24,9 @@ SCRATCH_CHECK_SECONDS = 0.1     # how often a host scratch folder (no bubblewrap
 # A memory cgroup per bot caps all its processes together. Moving the bot into it waits for the
 # kernel (an RCU grace period: 0 to 15 ms per start); False trades the cap for that time.
 MEMORY_CGROUP = True
+# A bot started by a thread pinned to some cores (a tournament worker, cores_per_match) gets a
+# cpuset cgroup of those cores, so that it cannot widen its own affinity (docs/sandbox.md).
+CPUSET_CGROUP = True
 BACKGROUND_NICE = 19            # niceness of a bot started ahead of its match, until it plays
 _running: "set[BotProcess]" = set()  # started and not yet killed
 
@@ -50,7 +53,7 @@ class BotProcess:
     def __init__(self, proc: subprocess.Popen, level: str, limits: Limits,
                  scratch: Path | None = None, user: users.BotUser | None = None,
                  stage: Path | None = None, memory_cap: MemoryCap | None = None,
-                 forked: bool = False) -> None:
+                 cpu_pin: CpuPin | None = None, forked: bool = False) -> None:
         self.proc = proc
         self.forked = forked  # started by the bot's fork server (arena.sandbox.zygote)
         self.level = level
@@ -58,6 +61,7 @@ class BotProcess:
         self.scratch = scratch
         self.uid = user.uid if user else None
         self.memory_cap = memory_cap
+        self.cpu_pin = cpu_pin
         self.scratch_exceeded = False
         self._user = user
         self._stage = stage
@@ -143,9 +147,15 @@ class BotProcess:
         for folder in (self.scratch, self._stage):
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
+        if self.uid is not None and self.level != BWRAP and gone:
+            # no mount namespace: what the bot's user left in /tmp, /var/tmp, /dev/shm... goes now,
+            # so that nothing carries over to another match or bot (docs/sandbox.md, Levels)
+            users.remove_leftovers(self.uid)
         self._oom_kills = self._count_oom_kills()  # kept for explain(): the cgroup goes now
         if self.memory_cap is not None:
             self.memory_cap.remove()
+        if self.cpu_pin is not None:
+            self.cpu_pin.remove()
         if self._user is not None:
             self._user.release(clean=gone)
 
@@ -160,22 +170,27 @@ def _cgroup_name(user: users.BotUser | None) -> str:
 
 def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> "BotProcess":
     """A bot from its fork server: same namespaces, uid, cgroup and scratch as a cold start."""
-    server = zygote.for_bot(bot)
+    server = zygote.for_bot(bot, limits)
     found = levels.support()
     assert found.bwrap is not None
     check_program(bot.command, bot.path, BWRAP, SYSTEM_PATH)
     user = users.allocate()
-    cap = None
+    cap = pin = None
     try:
         if MEMORY_CGROUP:
             cap = MemoryCap.create(_cgroup_name(user), limits.memory_mb * MiB, users.is_free)
-        proc = server.spawn(limits, user.uid, cap, nice=BACKGROUND_NICE if background else 0)
+        cores = _pinned_cores()
+        if cores is not None:
+            pin = CpuPin.create(cap.folder.name if cap is not None else _cgroup_name(user), cores,
+                                users.is_free)
+        proc = server.spawn(limits, user.uid, cap, pin, nice=BACKGROUND_NICE if background else 0)
     except BaseException:
-        if cap is not None:
-            cap.remove()
+        for cgroup in (cap, pin):
+            if cgroup is not None:
+                cgroup.remove()
         user.release()
         raise
-    return BotProcess(proc, BWRAP, limits, None, user, None, cap, forked=True)
+    return BotProcess(proc, BWRAP, limits, None, user, None, cap, pin, forked=True)
 
 
 def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) -> BotProcess:
@@ -194,14 +209,18 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) 
         except OSError as exc:  # the cold start below says why the bot cannot start, if it cannot
             log.warning("arena: the fork server of %s failed (%s); cold start instead", bot.path, exc)
     user = users.allocate() if users.is_root() else None
-    stage = scratch = cap = None
+    stage = scratch = cap = pin = None
     try:
         if MEMORY_CGROUP:
             cap = MemoryCap.create(_cgroup_name(user), limits.memory_mb * MiB,
                                    users.is_free if users.is_root() else None)
+        cores = _pinned_cores()
+        if cores is not None:
+            pin = CpuPin.create(cap.folder.name if cap is not None else _cgroup_name(user), cores,
+                                users.is_free if users.is_root() else None)
         folder = bot.path
         if user is not None and not files.readable_in_place(folder, user.uid):
-            stage = files.stage_bot(folder, user.uid)
+            stage = files.stage_bot(folder, user.uid, limits.folder_mb * MiB)
             folder = stage / "bot"
         sdk = files.sdk_dir()
         check_program(bot.command, folder, level,
@@ -221,7 +240,7 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) 
             argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, bufsize=0, close_fds=True,
             preexec_fn=preexec(limits, user.uid if user else None, level, cap,
-                               nice=BACKGROUND_NICE if background and user else 0),
+                               nice=BACKGROUND_NICE if background and user else 0, pin=pin),
         )
     except (OSError, subprocess.SubprocessError) as exc:
         for folder_ in (scratch, stage):
@@ -229,9 +248,22 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) 
                 shutil.rmtree(folder_, ignore_errors=True)
         if cap is not None:
             cap.remove()
+        if pin is not None:
+            pin.remove()
         if user is not None:
             user.release()
         if isinstance(exc, OSError):
             raise
         raise OSError(f"the sandbox could not start it: {exc}") from exc
-    return BotProcess(proc, level, limits, scratch, user, stage, cap)
+    return BotProcess(proc, level, limits, scratch, user, stage, cap, pin)
+
+
+def _pinned_cores() -> frozenset[int] | None:
+    """The cores the calling thread is pinned to, when it runs on fewer than the machine has."""
+    if not CPUSET_CGROUP or not users.is_root():
+        return None
+    try:
+        cores = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return None
+    return frozenset(cores) if len(cores) < (os.cpu_count() or 1) else None

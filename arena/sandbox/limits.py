@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.bots import DEFAULT_FOLDER_MB
 from arena.errors import ArenaError
 from arena.options import parse_scalar
 
@@ -41,6 +42,9 @@ class Limits:
         "largest file the bot may write, in MiB (RLIMIT_FSIZE)"))
     scratch_mb: int = field(default=64, metadata=_doc(
         "size of the private scratch folder ($TMPDIR, $HOME), in MiB"))
+    folder_mb: int = field(default=DEFAULT_FOLDER_MB, metadata=_doc(
+        "the most the files of a bot's folder may hold, in MiB; a bigger folder is refused "
+        "before any match starts"))
     strict: bool = field(default=False, metadata=_doc(
         "refuse to run a bot without full isolation (bubblewrap) instead of falling back"))
     sandbox: str = field(default=AUTO, metadata=_doc(
@@ -93,7 +97,7 @@ class Limits:
         """One line for logs and reports."""
         return (f"memory {self.memory_mb} MiB, cpu {self.cpu_seconds} s, {self.processes} processes, "
                 f"{self.open_files} files, file size {self.file_size_mb} MiB, "
-                f"scratch {self.scratch_mb} MiB, sandbox {self.sandbox}{', strict' if self.strict else ''}")
+                f"scratch {self.scratch_mb} MiB, folder {self.folder_mb} MiB, sandbox {self.sandbox}{', strict' if self.strict else ''}")
 
 
 def _coerce(key: str, raw: Any, tp: Any) -> Any:

@@ -14,6 +14,7 @@ import os
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import threading
 import time
@@ -200,3 +201,87 @@ def kill_until_gone(alive: Callable[[], bool], kill: Callable[[], None], timeout
             next_kill = now + 0.2
         time.sleep(0.005)
     return True
+
+
+# Folders every user may write, where a bot without its own mount namespace (no bubblewrap) can
+# leave files behind: to keep memory from one match to the next, to pass messages, or to grow
+# past its scratch cap. What its uid owns there is removed once its processes are gone.
+WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue")
+# /proc/sysvipc tables: (file, ipcrm flag, id column)
+_IPC = (("/proc/sysvipc/shm", "-m", "shmid"), ("/proc/sysvipc/msg", "-q", "msqid"),
+        ("/proc/sysvipc/sem", "-s", "semid"))
+_IPCRM = shutil.which("ipcrm", path="/usr/bin:/bin:/usr/sbin:/sbin")
+
+
+def remove_leftovers(uid: int, roots: Sequence[str] = WORLD_WRITABLE) -> int:
+    """Remove every file, folder, link, FIFO or socket that ``uid`` owns in the world-writable
+    folders ``roots`` (and in the world-writable folders below them), and its System V IPC
+    objects. Call it only once no process of ``uid`` is left. Links are removed, never followed.
+    Returns how many entries were removed."""
+    removed = 0
+    seen: set[tuple[int, int]] = set()
+    stack = []
+    for root in roots:
+        try:
+            st = os.stat(root)  # /var/lock is often a link to /run/lock: counted once
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) not in seen:
+            seen.add((st.st_dev, st.st_ino))
+            stack.append(os.path.realpath(root))
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            is_dir = stat.S_ISDIR(st.st_mode)
+            if st.st_uid == uid:
+                try:
+                    if is_dir:
+                        shutil.rmtree(entry.path)
+                    else:
+                        os.unlink(entry.path)
+                    removed += 1
+                except OSError:
+                    pass
+            elif is_dir and st.st_mode & 0o002 and (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                stack.append(entry.path)  # another world-writable folder (/tmp/.X11-unix, ...)
+    return removed + _remove_ipc(uid)
+
+
+def _remove_ipc(uid: int) -> int:
+    """System V shared memory, message queues and semaphores of ``uid`` (they outlive processes)."""
+    if _IPCRM is None:
+        return 0
+    removed = 0
+    for table, flag, id_name in _IPC:
+        try:
+            with open(table) as f:
+                header, *rows = f.read().splitlines()
+        except OSError:
+            continue
+        columns = header.split()
+        try:  # owner or creator: an owner may hand an object to another uid, not its creation
+            cols = [columns.index(id_name), columns.index("uid"), columns.index("cuid")]
+        except ValueError:
+            continue
+        ids = [cells[cols[0]] for cells in map(str.split, rows)
+               if len(cells) > max(cols) and str(uid) in (cells[cols[1]], cells[cols[2]])]
+        for ipc_id in ids:
+            try:
+                subprocess.run([_IPCRM, flag, ipc_id], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=5,
+                               check=False)
+                removed += 1
+            except (OSError, subprocess.SubprocessError):
+                pass
+    return removed
+

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from arena.bots import BotSpec
 from arena.sandbox import files, users
-from arena.sandbox.cgroups import MemoryCap
+from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.command import (
     ETC_ENTRIES, SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, environment, rlimit_values,
 )
@@ -119,7 +119,7 @@ class ZygoteChild:
 class Zygote:
     """The fork server of one bot in this process."""
 
-    def __init__(self, bot: BotSpec) -> None:
+    def __init__(self, bot: BotSpec, folder_mb: int) -> None:
         self.bot = bot
         self.script = _script(bot.command)
         self._lock = threading.Lock()
@@ -127,13 +127,13 @@ class Zygote:
         self._stage: Path | None = None
         folder = bot.path
         if not files.readable_in_place(folder, self._group.uid):
-            self._stage = files.stage_bot(folder, self._group.uid)
+            self._stage = files.stage_bot(folder, self._group.uid, folder_mb * MiB)
             folder = self._stage / "bot"
         self._root = Path(tempfile.mkdtemp(prefix="arena-zygote-"))
-        cgroups = MemoryCap.parent_dir()
-        self.cgroups = cgroups
+        # the folders bot cgroups are made in (memory, cpuset): the server keeps them open
+        self.cgroups = [p for p in (MemoryCap.parent_dir(), CpuPin.parent_dir()) if p is not None]
         config = {"root": str(self._root), "sdk": str(files.sdk_dir()), "bot": str(folder),
-                  "etc": _etc_entries(), "cgroups": str(cgroups) if cgroups else None}
+                  "etc": _etc_entries(), "cgroups": [str(p) for p in self.cgroups]}
         self._control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = environment(BWRAP, SCRATCH_MOUNT, SDK_MOUNT)
         config["control"] = theirs.fileno()
@@ -164,16 +164,22 @@ class Zygote:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def spawn(self, limits: Limits, uid: int, cap: MemoryCap | None, nice: int = 0) -> ZygoteChild:
+    def spawn(self, limits: Limits, uid: int, cap: MemoryCap | None, pin: CpuPin | None = None,
+              nice: int = 0) -> ZygoteChild:
         """A new child running the bot, with its own namespaces, ``uid``, cgroup and scratch."""
         env = environment(BWRAP, SCRATCH_MOUNT, SDK_MOUNT)
         command = list(self.bot.command)
         if self.script is None and "/" not in command[0]:
             found = shutil.which(command[0], path=SYSTEM_PATH)
             command[0] = found or command[0]
-        if cap is not None and cap.folder.parent != self.cgroups:
-            raise OSError("the bot's memory cgroup is not where its fork server can reach it")
-        request = {"uid": uid, "gid": self._group.uid, "cgroup": cap.folder.name if cap else None,
+        joins = []  # (parent folder's index, cgroup name) of each cgroup the bot joins
+        for cgroup in (cap, pin):
+            if cgroup is None or [i for i, n in joins if self.cgroups[i] / n == cgroup.folder]:
+                continue  # cgroup v2: the cpuset and the memory cgroup are one folder
+            if cgroup.folder.parent not in self.cgroups:
+                raise OSError("the bot's cgroup is not where its fork server can reach it")
+            joins.append((self.cgroups.index(cgroup.folder.parent), cgroup.folder.name))
+        request = {"uid": uid, "gid": self._group.uid, "cgroups": joins,
                    "scratch_bytes": limits.scratch_mb * MiB, "nice": nice, "env": env,
                    "rlimits": rlimit_values(limits, True), "argv": command, "script": self.script,
                    "cpus": sorted(os.sched_getaffinity(0))}  # as a cold start inherits them
@@ -219,16 +225,17 @@ class Zygote:
         self._group.release(clean=True)
 
 
-def for_bot(bot: BotSpec) -> Zygote:
+def for_bot(bot: BotSpec, limits: Limits | None = None) -> Zygote:
     """This process's fork server of ``bot``, started on first use (again if it died)."""
-    key = (bot.path, bot.command)
+    folder_mb = (limits or Limits()).folder_mb
+    key = (bot.path, bot.command, folder_mb)
     with _servers_lock:
         server = _servers.get(key)
         if server is not None and server.alive() and server.owner == os.getpid():
             return server
         if server is not None and server.owner == os.getpid():
             server.close()
-        server = _servers[key] = Zygote(bot)
+        server = _servers[key] = Zygote(bot, folder_mb)
         return server
 
 

@@ -111,14 +111,14 @@ def build_root(config):
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, path("/dev/" + link))
     mount(None, path("/dev"), None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC)
-    cgroup_fd = os.open(config["cgroups"], os.O_RDONLY | os.O_DIRECTORY) if config["cgroups"] else -1
+    cgroup_fds = [os.open(p, os.O_RDONLY | os.O_DIRECTORY) for p in config["cgroups"]]
     proc_fd = os.open("/proc", os.O_RDONLY | os.O_DIRECTORY)
     os.chdir(root)
     check(libc.syscall(SYS_PIVOT_ROOT, b".", b"."), "pivot_root")
     check(libc.umount2(b".", MNT_DETACH), "detach the old root")
     os.chdir("/")
     mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-    return cgroup_fd, proc_fd
+    return cgroup_fds, proc_fd
 
 
 def preload():
@@ -190,16 +190,18 @@ def clone_into_namespaces():
     return pid
 
 
-def child_b(request, fds, cgroup_fd, ready):
+def child_b(request, fds, cgroup_fds, ready):
     """PID 1 of the match's namespaces; runs as root until it drops to the bot's uid, then forks
     the bot and reaps orphans until the bot ends; never returns."""
     try:
         os.setsid()  # PID 1 leads its own session, the bot another one (bubblewrap's --new-session)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if request["cgroup"] and cgroup_fd >= 0:
-            fd = os.open(request["cgroup"] + "/cgroup.procs", os.O_WRONLY, dir_fd=cgroup_fd)
-            os.write(fd, b"0")
-            os.close(fd)
+        for index, name in request["cgroups"]:  # its memory cgroup, its cpuset
+            fd = os.open(name + "/cgroup.procs", os.O_WRONLY, dir_fd=cgroup_fds[index])
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
         check(libc.unshare(CLONE_NEWCGROUP), "unshare the cgroup namespace")
         socket.sethostname("arena")
         loopback_up()
@@ -314,7 +316,7 @@ BASE_PATH = []
 FDS_PER_REQUEST = 4
 
 
-def serve(control, cgroup_fd):
+def serve(control, cgroup_fds):
     selector = selectors.DefaultSelector()
     selector.register(control, selectors.EVENT_READ, None)
     while True:
@@ -332,7 +334,7 @@ def serve(control, cgroup_fd):
                     pid = clone_into_namespaces()
                     if pid == 0:
                         os.close(sync)
-                        child_b(request, fds, cgroup_fd, ready)
+                        child_b(request, fds, cgroup_fds, ready)
                     os.close(ready)
                     try:
                         started = os.read(sync, 1) == b"1"  # A is set up, or it failed and exited
@@ -369,14 +371,14 @@ def main():
     control = socket.socket(fileno=CONTROL_FD)
     config = json.loads(control.recv(1 << 16))
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    cgroup_fd, proc_fd = build_root(config)
+    cgroup_fds, proc_fd = build_root(config)
     os.close(proc_fd)
     BASE_PATH[:] = [p for p in sys.path if p]
     preload()
     import gc
     gc.freeze()  # a child's collections leave the server's objects (and their pages) alone
     control.send(b'{"ready": true}')
-    serve(control, cgroup_fd)
+    serve(control, cgroup_fds)
 
 
 if __name__ == "__main__":

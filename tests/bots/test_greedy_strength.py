@@ -7,7 +7,11 @@ greedy against a seeded random choice, seats alternated.
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,10 +74,34 @@ def test_greedy_plays_only_legal_actions(n, values):
         play(options, seed, set(range(n)) if seed % 2 else {seed % n})
 
 
+GREEDY_GAMES = """
+import importlib.util, json, sys
+from arena.games import get_game
+spec = importlib.util.spec_from_file_location("greedy_strategy", sys.argv[1])
+strategy = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(strategy)
+block = get_game("block")
+actions = []
+for n, seed in ((2, 1), (3, 11), (4, 5)):
+    state = block.new_match(block.make_options(n), seed)
+    while not state.is_terminal():
+        seat = state.current_player()
+        actions.append(strategy.choose(state.observation(seat), list(state.legal_actions())))
+        state.apply(actions[-1])
+print(json.dumps(actions))
+"""
+
+
 def test_greedy_is_deterministic():
-    state = BLOCK.new_match(BLOCK.make_options(3), 11)
-    obs, legal = state.observation(state.current_player()), state.legal_actions()
-    assert choose(obs, legal) == choose(obs, list(legal))
+    """Whole greedy-only matches played in two fresh processes, with different hash seeds (set and
+    dict order of strings differ between them), choose the same actions throughout."""
+    runs = []
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        out = subprocess.run([sys.executable, "-c", GREEDY_GAMES, str(BOTS / "greedy" / "strategy.py")],
+                             env=env, cwd=BOTS.parent, capture_output=True, text=True, check=True)
+        runs.append(json.loads(out.stdout))
+    assert len(runs[0]) > 100 and runs[0] == runs[1]
 
 
 def test_greedy_sheds_a_heavy_double_at_the_lead():

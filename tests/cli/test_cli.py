@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,7 @@ def test_command_that_does_not_exist(tmp_path):
     assert "command 'no-such-interpreter' was not found on PATH" in result.output
 
 
+@pytest.mark.slow
 def test_check_passes_a_good_bot_in_every_seat_of_every_player_count():
     result = invoke("check", RANDOM, "--game", "block")
     assert result.exit_code == 0, result.output
@@ -99,6 +101,7 @@ def test_check_passes_a_good_bot_in_every_seat_of_every_player_count():
             assert f"{n} players, seat {seat}, default options" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("when, failing", [
     ("seat=1", ["2 players, seat 1", "3 players, seat 1", "4 players, seat 1"]),
     ("players=3", ["3 players, seat 0", "3 players, seat 1", "3 players, seat 2"]),
@@ -116,6 +119,7 @@ def test_check_catches_a_bot_that_fails_in_one_seat_or_player_count(tmp_path, wh
         assert "crash" in problems and "this bot breaks when" in problems
 
 
+@pytest.mark.slow
 def test_check_under_a_tournament_config(tmp_path):
     config = tmp_path / "league.toml"
     config.write_text('game = "block"\nentrants = ["a", "b"]\n[options]\ntarget = 20\n'
@@ -127,12 +131,14 @@ def test_check_under_a_tournament_config(tmp_path):
     assert "2 players" not in result.output.split("\n", 1)[1]
 
 
+@pytest.mark.slow
 def test_check_takes_options_like_play():
     result = invoke("check", RANDOM, "--game", "block", "-o", "single_deal=true")
     assert result.exit_code == 0, result.output
     assert "single_deal=true" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fixture, words", [
     ("illegal_action", "illegal action: decision "),
     ("wrong_version", "handshake failed: speaks protocol version 2"),
@@ -145,11 +151,51 @@ def test_check_reports_problems_in_plain_words(fixture, words):
     assert words in result.output
 
 
+@pytest.mark.parametrize("command", ["play", "check"])
+def test_bot_text_reaches_the_terminal_with_its_control_characters_visible(command):
+    """A bot's name and stderr may hold escape sequences (OSC window title and clipboard, DCS,
+    CSI, their C1 forms, a carriage return): every control character but newline and tab is shown
+    as \\xNN, so none reaches the terminal."""
+    bot = str(MISBEHAVING / "terminal_escapes")
+    if command == "play":
+        result = invoke("play", "block", bot, RANDOM)
+    else:
+        result = invoke("check", bot, "--game", "block")
+    out = result.output
+    assert result.exit_code in (0, 1), out
+    assert "crash" in out.lower()
+    for control in ("\x1b", "\x07", "\x9b", "\x9c", "\x9d", "\r"):
+        assert control not in out, (control, out)
+    assert "\\x1b]0;pwned-title\\x07" in out          # the name, and the title in its stderr
+    assert "clipboard \\x1b]52;c;" in out and "\\x9b31m" in out
+    assert "carriage\\x0dreturn and tab\tstay" in out
+    assert surviving_children() == []
+
+
+LIMITS_BOT = """
+import resource, sys
+from protocol.sdk import run
+
+memory = resource.getrlimit(resource.RLIMIT_AS)[0] // (1024 * 1024)
+cpu = resource.getrlimit(resource.RLIMIT_CPU)[0]
+sys.stderr.write(f"limits: memory {memory} MiB, cpu {cpu} s\\n")
+run(lambda observation, legal: legal[0])
+"""
+
+
 def test_play_passes_sandbox_limits_and_names_a_bad_one(tmp_path):
+    """The limits given on the command line are the ones the bot lives under (it reads them)."""
+    bot = tmp_path / "limits"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "limits"\ncommand = "python3 main.py"\n')
+    (bot / "main.py").write_text(LIMITS_BOT)
+    level = "rlimits" if os.geteuid() == 0 else "process-group"
     replay = tmp_path / "m.json"
-    result = invoke("play", "block", RANDOM, RANDOM, "-q", "--limits", "memory_mb=512,sandbox=rlimits",
-                    "--replay", str(replay))
+    result = invoke("play", "block", str(bot), RANDOM, "-q", "--limits",
+                    f"memory_mb=512,cpu_seconds=7,sandbox={level}", "--replay", str(replay))
     assert result.exit_code == 0, result.output
-    assert json.loads(replay.read_text())["sandbox"] == "rlimits"
+    record = json.loads(replay.read_text())
+    assert record["sandbox"] == level
+    assert "limits: memory 512 MiB, cpu 7 s" in record["statuses"][0]["stderr_tail"]
     bad = CliRunner().invoke(cli, ["play", "block", RANDOM, RANDOM, "--limits", "memory=5"])
     assert bad.exit_code == 2 and "unknown limit 'memory'" in bad.output

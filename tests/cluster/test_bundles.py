@@ -34,7 +34,7 @@ def bot(tmp_path: Path) -> Path:
     (folder / "__pycache__").mkdir()
     (folder / "__pycache__" / "main.cpython-311.pyc").write_bytes(b"junk")
     os.symlink("lib", folder / "lib-link")              # a link to a folder inside: kept
-    os.symlink("main.py", folder / "main-link.py")      # a link to a file: stored as the file
+    os.symlink("main.py", folder / "main-link.py")      # a link to a file: kept (never followed)
     return folder
 
 
@@ -63,7 +63,7 @@ def test_unpacked_once_verified_and_readable_by_a_bot_user(bot: Path, cache: Pat
     assert (folder / "main.py").read_text() == (bot / "main.py").read_text()
     assert not (folder / "__pycache__").exists() and (folder / "empty").is_dir()
     assert (folder / "lib-link").is_symlink() and os.readlink(folder / "lib-link") == "lib"
-    assert not (folder / "main-link.py").is_symlink()
+    assert (folder / "main-link.py").is_symlink() and os.readlink(folder / "main-link.py") == "main.py"
     assert stat.S_IMODE(os.stat(folder / "run.sh").st_mode) == 0o755     # executable stays so
     assert stat.S_IMODE(os.stat(folder / "main.py").st_mode) == 0o644
     assert stat.S_IMODE(os.stat(folder).st_mode) == 0o755
@@ -106,8 +106,27 @@ def test_a_cached_folder_that_changed_is_replaced_from_the_bundle(bot: Path, cac
 def test_a_link_to_a_folder_outside_the_bot_is_refused(bot: Path, tmp_path: Path) -> None:
     (tmp_path / "elsewhere").mkdir()
     os.symlink(tmp_path / "elsewhere", bot / "data")
-    with pytest.raises(BundleError, match="data links to .*outside the bot folder"):
+    with pytest.raises(BundleError, match="'data' links to .*outside the bot folder"):
         pack_folder(bot)
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom", "/etc/hostname", "../../outside"])
+def test_a_link_out_of_the_bot_is_never_read_and_refused(bot: Path, target: str) -> None:
+    """A link to a device or a file outside the folder is not followed (reading /dev/zero would
+    never end): refused with one line naming it."""
+    os.symlink(target, bot / "weights.bin")
+    with pytest.raises(BundleError, match=f"'weights.bin' links to {target}, outside the bot folder"):
+        pack_folder(bot)
+
+
+def test_a_fifo_or_an_oversized_bot_folder_is_refused(bot: Path) -> None:
+    os.mkfifo(bot / "lib" / "pipe")
+    with pytest.raises(BundleError, match="'lib/pipe' is a FIFO"):
+        pack_folder(bot)                                  # no hang: the FIFO is never opened
+    (bot / "lib" / "pipe").unlink()
+    (bot / "big.bin").write_bytes(b"x" * (2 << 20))
+    with pytest.raises(BundleError, match="'big.bin' takes its files over 1 MiB"):
+        pack_folder(bot, max_bytes=1 << 20)
 
 
 def test_the_cache_must_not_be_writable_by_others(tmp_path: Path,

@@ -4,7 +4,6 @@ between the two; bundles are checked on the workers; the CLI and the TOML key re
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +24,12 @@ from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
 
 from ..tournaments.conftest import make_bot, small_config, write_config
-from ..tournaments.test_cores import _start
-from ..tournaments.test_run import AFFINITY_BOT, StopAfter, comparable_rows, ratings_of
+from ..tournaments.test_cores import Claimers
+from ..tournaments.test_run import (
+    AFFINITY_BOT, StopAfter, check_one_core_per_worker, comparable_rows, ratings_of,
+)
+
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 TOTAL = 12  # 4 entrants: 6 pairs x 2 seats
 
@@ -59,7 +62,8 @@ def test_the_cluster_stores_what_the_local_pool_stores(setup: dict[str, Any], cl
     with Store.open(output) as store:
         matches = store.matches()
         workers = {m.worker.split(" pid ")[0] for m in matches}
-        assert workers <= set(client.nthreads()) and len(workers) == 2  # both workers played
+        # the cluster's workers played (whether both got a match is up to the scheduler)
+        assert workers and workers <= set(client.nthreads()), workers
         crashed = [m for m in matches if "crash" in m.statuses]
         assert len(crashed) == 6 and all("exit" in " ".join(m.reasons) for m in crashed)
         record = store.record(1)    # the record names the bots' own folders, not the cache's
@@ -153,11 +157,10 @@ def test_a_dask_worker_plays_on_a_core_of_its_own_and_lets_go_after_the_run(
         for match in store.matches():
             for tail in match.stderr_tails:
                 by_worker.setdefault(match.worker.split(" pid ")[0], set()).add(tail.strip())
-    assert len(by_worker) == 2
-    seen = [tails.pop() for tails in by_worker.values() if len(tails) == 1]
-    assert len(seen) == 2 and seen[0] != seen[1], by_worker
-    ctx = multiprocessing.get_context("spawn")
-    process, hold, claimed, _ = _start(ctx, len(cores.available()))
-    hold.set()
-    process.join()
+    check_one_core_per_worker(by_worker)
+    claimers = Claimers()
+    try:
+        _, claimed, _ = claimers.start(len(cores.available()))
+    finally:
+        claimers.close()
     assert claimed == sorted(cores.available())  # every core free again

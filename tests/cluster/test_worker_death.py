@@ -25,6 +25,8 @@ from ..tournaments.conftest import FIRST_BOT, HASH_BOT, make_bot, small_config, 
 from ..tournaments.test_run import comparable_rows, ratings_of
 from .conftest import distributed, start_cluster
 
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
+
 # The hash bot, thinking 30 ms a move: a match lasts long enough to be caught in flight.
 SLOW_BOT = HASH_BOT.replace("def choose(observation, legal):",
                             "import time\n\ndef choose(observation, legal):\n    time.sleep(0.03)")

@@ -80,7 +80,7 @@ def test_sdk_answers_hello_act_and_stops_at_end():
     reader.feed(out.getvalue())
     replies = [reader.next_frame(), reader.next_frame(), reader.next_frame()]
     assert replies == [{"type": "ready", "protocol": 1, "name": "t"},
-                       {"type": "action", "action": "1-2"}, None]
+                       {"type": "action", "action": "1-2", "decision": 0}, None]
     assert seen == [({"hand": ["1-2"]}, ["1-2", "x"])]
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from arena.bots import load_bot
 from arena.connection import STDERR_TAIL
+from arena.games import get_game
 from arena.record import (
     CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT,
 )
@@ -30,6 +31,13 @@ EXPECTED = {
     "floods_stderr":     (OK, ""),
     "never_reads_stdin": (TIMEOUT, "in time"),
     "wrong_version":     (HANDSHAKE_FAILED, "protocol version 2"),
+    "protocol_true":     (HANDSHAKE_FAILED, "protocol version True"),
+    "protocol_float":    (HANDSHAKE_FAILED, "protocol version 1.0"),
+    "terminal_escapes":  (CRASH, "exited with code 1"),
+    "never_ready":       (HANDSHAKE_FAILED, "no ready message within 5000 ms"),
+    "answers_early":     (PROTOCOL_ERROR, "sent a 'action' message when no answer was due"),
+    "answers_twice":     (PROTOCOL_ERROR, "sent a 'action' message when no answer was due"),
+    "wrong_decision":    (PROTOCOL_ERROR, "answered decision"),
 }
 
 
@@ -53,13 +61,54 @@ def test_misbehaving_bot_gets_its_status(name, seat, random_bot):
     assert words in got.reason
     other = record.statuses[1 - seat]
     assert other.status == OK, other
+    # the record is the match: its decisions, replayed on the engine, give its scores
+    state = replay(record)
+    assert record.scores == list(state.scores())
     if status != OK:
         assert record.ranks[seat] == 2 and record.ranks[1 - seat] == 1
-        assert not record.scores == [] and len(record.scores) == 2
+        assert not state.is_terminal()  # stopped where the bot failed
+        if name in ENDS_BEFORE_PLAY:
+            assert record.decisions == []
+        else:  # its last turn is the one it failed on: not in the record
+            assert state.current_player() == seat
     else:
-        assert sorted(record.ranks) in ([1, 2], [1, 1])
-    # the match ends within its limits: start-up, at most one move plus the bank, goodbyes
-    assert elapsed < TC.startup_ms / 1000 + (TC.move_ms + TC.bank_ms) / 1000 + 3
+        assert state.is_terminal() and record.ranks == list(state.result().ranks)
+    # the match ends within its limits (start-up, at most one move plus the bank, goodbyes): far
+    # sooner than the 60 s the sleeping bots would take, with room for a loaded machine
+    assert elapsed < TC.startup_ms / 1000 + (TC.move_ms + TC.bank_ms) / 1000 + SLACK
+    assert surviving_children() == []
+
+
+# fixtures that fail before the first decision: the match never starts
+ENDS_BEFORE_PLAY = {"crash_at_start", "wrong_version", "protocol_true", "protocol_float",
+                    "terminal_escapes", "never_ready"}
+SLACK = 20  # seconds
+
+
+def replay(record):
+    """The engine's state after the record's decisions, from its seed and options."""
+    game = get_game(record.game)
+    state = game.new_match(game.make_options(len(record.seats), {
+        k: v for k, v in record.options.items() if k != "num_players"}), record.seed)
+    for decision in record.decisions:
+        assert state.current_player() == decision["seat"]
+        assert state.legal_actions() == decision["legal"] and decision["action"] in decision["legal"]
+        state.apply(decision["action"])
+    return state
+
+
+@pytest.mark.slow  # each match waits out the full start-up time (5 s)
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_a_bot_that_never_says_ready_fails_alone(seat, random_bot):
+    """Each bot's handshake has its own deadline: the referee waiting out one bot's never-coming
+    ready must not fail the bots whose ready arrived meanwhile (they rank first, it ranks last)."""
+    bots = [random_bot] * 3
+    bots[seat] = load_bot(FIXTURES / "never_ready")
+    record = play_match("block", bots, seed=5, time_control=TC)
+    statuses = [s.status for s in record.statuses]
+    assert statuses == [HANDSHAKE_FAILED if i == seat else OK for i in range(3)], record.statuses
+    assert "no ready message within 5000 ms" in record.statuses[seat].reason
+    assert record.ranks == [3 if i == seat else 1 for i in range(3)]
     assert surviving_children() == []
 
 

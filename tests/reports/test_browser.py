@@ -16,6 +16,8 @@ from tests.reports.conftest import EVIL_NAME, Site, screenshot_dir
 from tournaments.ratings import compute_ratings
 from tournaments.store import Store
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
@@ -133,17 +135,24 @@ def test_the_replay_steps_through_every_decision(browser: Browser, two_player: S
     browser.css('[data-step="last"]').click()
     assert root.get_attribute("data-at-end") == "true"
     assert final_scores(browser) == list(row.scores)
-    # Play from the start, then pause
+    # Play from the start (a step every 700 ms), then pause: however slow the machine, it moves
+    # on by itself, and stops when paused
     browser.css('[data-step="first"]').click()
     play = browser.css('[data-step="play"]')
     play.click()
-    time.sleep(1.6)
+    wait_until(lambda: int(root.get_attribute("data-frame")) >= 2, "playing never reached frame 2")
     play.click()
     reached = int(root.get_attribute("data-frame"))
-    assert reached >= 2
-    time.sleep(0.8)
+    time.sleep(1.5)  # two steps' worth
     assert int(root.get_attribute("data-frame")) == reached
     assert browser.errors() == []
+
+
+def wait_until(condition, message: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, message
+        time.sleep(0.05)
 
 
 def test_screenshots_of_the_replay(browser: Browser, two_player: Site, three_player: Site, shots: Path) -> None:

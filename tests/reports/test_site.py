@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from arena.cli import cli
 from reports import render_site
 from reports.charts import thin
 from reports.cli import report
@@ -164,9 +165,11 @@ def test_the_report_command(two_player: Site, tmp_path: Path) -> None:
 
 
 def test_the_report_command_names_a_missing_store(tmp_path: Path) -> None:
-    result = CliRunner().invoke(report, [str(tmp_path)])
-    assert result.exit_code != 0
-    assert "no tournament store" in str(result.exception or result.output)
+    result = CliRunner().invoke(cli, ["report", str(tmp_path)])
+    assert result.exit_code == 2, result.output  # a user's mistake, not a crash
+    assert result.stderr == (f"arena: error: {tmp_path}: no tournament store here "
+                             f"(expected {tmp_path / 'tournament.sqlite'})\n")
+    assert result.stdout == ""
 
 
 def test_thinning_keeps_the_last_point_of_each_slice() -> None:

@@ -35,8 +35,8 @@ NO_MEMORY_CAP = "no memory cgroup the referee may create here (cgroup v1 memory,
 # "auto" is bubblewrap wherever it works; "rlimits" is the fallback a root referee uses without it.
 LEVELS = [
     pytest.param(sandbox.AUTO, id="auto"),
-    pytest.param(sandbox.RLIMITS, id="rlimits", marks=pytest.mark.skipif(
-        not IS_ROOT, reason="the rlimits level runs bots as a user of their own: needs root")),
+    pytest.param(sandbox.RLIMITS, id="rlimits", marks=[pytest.mark.root, pytest.mark.skipif(
+        not IS_ROOT, reason="the rlimits level runs bots as a user of their own: needs root")]),
 ]
 
 
@@ -70,13 +70,16 @@ def spy(monkeypatch):
     return recorder
 
 
-def processes_with(marker: bytes) -> list[int]:
-    """Live processes whose command line contains ``marker``."""
+def processes_with(marker: bytes, uids: list[int] | tuple[int, ...] = ()) -> list[int]:
+    """Live processes whose command line contains ``marker`` (of ``uids`` only, if given: another
+    test run on the machine may play the same hostile bots, under uids of its own)."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) == os.getpid():
             continue
         try:
+            if uids and os.stat(f"/proc/{name}").st_uid not in uids:
+                continue
             with open(f"/proc/{name}/cmdline", "rb") as f:
                 if marker in f.read():
                     found.append(int(name))
@@ -93,7 +96,7 @@ def assert_nothing_survives(spy: Spy, marker: bytes | None = None, wait: float =
     while True:
         left = {uid: users.pids_of(uid, include_zombies=False) for uid in spy.uids()}
         left = {uid: pids for uid, pids in left.items() if pids}
-        marked = processes_with(marker) if marker else []
+        marked = processes_with(marker, spy.uids()) if marker else []
         children = [c for c in surviving_children() if c.pid not in keep]
         if not (left or marked or children) or time.monotonic() > deadline:
             break

@@ -116,6 +116,7 @@ def test_bot_folder_its_user_cannot_read_is_staged(level, tmp_path, spy, random_
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.root
 def test_each_bot_runs_as_a_user_of_its_own(level, random_bot):
     if not IS_ROOT:
         pytest.skip("bots get users of their own only when the referee runs as root")
@@ -179,11 +180,15 @@ def test_explain_names_the_limit():
         137, "", lim, "bwrap", oom_killed=True)
 
 
+@pytest.mark.root
 def test_a_uid_left_busy_by_a_dead_referee_is_cleaned_before_reuse(monkeypatch):
     """A lock file that does not say 'clean' (its holder died) makes allocate look for leftovers
     of that uid and end them; a cleanly released uid is taken without a scan."""
     if not IS_ROOT:
         pytest.skip("bot uids are only used when the referee runs as root")
+    # a pool just above the real one: no other referee of the machine (another test run, a
+    # tournament) takes or releases these uids while the test watches them
+    monkeypatch.setattr(users, "UID_BASE", users.UID_BASE + users.UID_COUNT)
     uid = users.UID_BASE + 7
     monkeypatch.setattr(users.random, "randrange", lambda n: 7)
     lock = users._lock_dir() / f"{uid}.lock"
@@ -217,6 +222,7 @@ for line in sys.stdin:  # one line in, this process's niceness out
 """
 
 
+@pytest.mark.root
 def test_a_bot_started_in_the_background_boots_at_low_priority_until_it_plays(tmp_path):
     if not IS_ROOT:
         pytest.skip("only a root referee can raise a bot's priority again, so only it lowers it")

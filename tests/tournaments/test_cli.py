@@ -29,6 +29,7 @@ def test_commands_are_registered_on_the_arena_group() -> None:
     assert set(cli.commands["tournament"].commands) == {"run", "replay"}
 
 
+@pytest.mark.slow
 def test_run_ratings_and_replay(runner: CliRunner, tmp_path: Path, bots: dict[str, Path]) -> None:
     config = write_config(tmp_path / "t.toml",
                           small_config([bots["alpha"], bots["beta"], bots["first"]]))
@@ -68,6 +69,7 @@ def test_user_errors_are_one_line_with_exit_code_2(runner: CliRunner, args: list
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_bad_key_and_unknown_match(runner: CliRunner, tmp_path: Path, bots: dict[str, Path]) -> None:
     data = small_config([bots["alpha"], bots["beta"]])
     data["format"]["rounds"] = "two"
@@ -101,6 +103,7 @@ def test_demo_config_of_every_game(name: str) -> None:
     assert all(not b.games or name in b.games for b in bundled_bots(name))
 
 
+@pytest.mark.slow
 def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: Path) -> None:
     out = tmp_path / "demo"
     result = runner.invoke(cli, ["demo", "--output", str(out)])
@@ -112,6 +115,7 @@ def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: P
     assert Path(index.removeprefix("report: ").split()[0]).is_file()
 
 
+@pytest.mark.slow
 def test_a_finished_run_writes_its_report(runner: CliRunner, tmp_path: Path,
                                           bots: dict[str, Path]) -> None:
     config = write_config(tmp_path / "t.toml", small_config([bots["alpha"], bots["beta"]]))

@@ -19,11 +19,13 @@ import pytest
 
 from tournaments.backends import ProcessBackend
 from tournaments.config import load_config
-from tournaments.run import prepare, run_tournament
+from tournaments.run import LOCK_NAME, prepare, run_tournament
 from tournaments.store import STORE_NAME, Store
 
 from .conftest import FIRST_BOT, HASH_BOT, make_bot, small_config, write_config
 from .test_run import comparable_rows, ratings_of
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]  # a run and its resume: ~4 s
 
 ARENA = [sys.executable, "-c", "from arena.cli import main; main()"]
 TOTAL = 24  # 6 pairs x 2 seats x 2 rounds
@@ -115,14 +117,42 @@ def test_sigkill_mid_run_then_resume(setup: dict[str, Any]) -> None:
         assert [r["outcome"] for r in store.runs()] == [None, "complete"]
 
 
-def test_sigkill_while_starting_then_resume(setup: dict[str, Any]) -> None:
-    output = setup["root"] / "killed-early"
+def holds_the_folder(output: Path, proc: subprocess.Popen) -> bool:
+    lock = output / LOCK_NAME
+    try:
+        return lock.read_text() == f"pid {proc.pid}\n"
+    except OSError:
+        return False
+
+
+# The phases of a start, each told by what the output folder shows: the run holds the folder and
+# estimates the draw probability (no store yet); the store is created and the workers start (no
+# match stored yet).
+PHASES = {
+    "before the store": lambda output, proc: (holds_the_folder(output, proc)
+                                              and not (output / STORE_NAME).exists()),
+    "before the first match": lambda output, proc: (Store.is_initialised(output / STORE_NAME)
+                                                    and stored(output) == 0),
+}
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_sigkill_while_starting_then_resume(setup: dict[str, Any], phase: str) -> None:
+    output = setup["root"] / f"killed-{phase.replace(' ', '-')}"
     proc = start_run(setup["config"], output)
-    time.sleep(0.4)  # imports, config, schedule, store creation, worker start-up
+    deadline = time.monotonic() + 60
+    while not PHASES[phase](output, proc):
+        assert proc.poll() is None, f"the run ended early: {proc.communicate()}"
+        assert time.monotonic() < deadline, f"the run never showed the phase {phase!r}"
+        time.sleep(0.005)
     children = descendants(proc.pid)
     os.kill(proc.pid, signal.SIGKILL)
     proc.communicate()
     assert_all_gone(children)
+    if phase == "before the store":  # killed where it was looked for
+        assert not (output / STORE_NAME).exists()
+    else:
+        assert stored(output) == 0
     resume_and_compare(setup, output, stored(output))
 
 

@@ -113,3 +113,30 @@ def test_draw_probability_suits_the_game() -> None:
     assert two == pytest.approx(0.005)  # no tie in 200 playouts: the floor
     assert 0.3 < one_deal_four <= 0.9   # many share the last rank on 0 points
     assert estimate_draw_probability("block", {}, 3, seed=1) == estimate_draw_probability("block", {}, 3, seed=1)
+
+
+def test_average_score_wins_draws_and_losses_by_hand() -> None:
+    """Scores unlike the ranks, so that averaging the wrong column shows."""
+    matches = [
+        row(1, (0, 1), (1, 2), scores=(120, 35)),
+        row(2, (1, 0), (1, 2), scores=(90, 80)),
+        row(3, (0, 2), (2, 1), scores=(10, 61)),
+        row(4, (2, 1), (1, 1), scores=(44, 44)),
+    ]
+    ratings = rate(ENTRANTS, matches, 0.1, players=2)
+    ann, bob, cy = (ratings.standing(n) for n in ("ann", "bob", "cy"))
+    assert ann.average_score == 70.0            # (120 + 80 + 10) / 3
+    assert bob.average_score == 169 / 3         # (35 + 90 + 44) / 3
+    assert cy.average_score == 52.5             # (61 + 44) / 2
+    assert (ann.matches, ann.wins, ann.draws, ann.losses) == (3, 1, 0, 2)
+    assert (bob.matches, bob.wins, bob.draws, bob.losses) == (3, 1, 1, 1)
+    assert (cy.matches, cy.wins, cy.draws, cy.losses) == (2, 1, 1, 0)
+    lines = {line.split()[1]: line.split() for line in format_leaderboard(ratings).splitlines()[2:]}
+    assert lines["ann"][7] == "70.0" and lines["bob"][7] == "56.3" and lines["cy"][7] == "52.5"
+    assert ratings.head_to_head[(1, 2)] == (0, 1, 0) and ratings.head_to_head[(0, 1)] == (1, 0, 1)
+
+
+def test_an_entrant_without_matches_averages_nothing() -> None:
+    ratings = rate(ENTRANTS, [row(1, (0, 1), (1, 2), scores=(7, 3))], 0.1, players=2)
+    cy = ratings.standing("cy")
+    assert (cy.matches, cy.average_score, cy.mu, cy.sigma) == (0, 0.0, 25.0, 25 / 3)

@@ -32,6 +32,8 @@ from tournaments.store import STORE_NAME, Store
 
 from .conftest import make_bot, small_config, write_config
 
+pytestmark = pytest.mark.slow  # real tournaments: bot processes, worker processes, a store
+
 
 def comparable_record(record: MatchRecord) -> dict[str, Any]:
     """A record without its timings, which differ from run to run."""
@@ -101,8 +103,9 @@ def test_parallel_and_serial_runs_store_and_rate_identically(config_path: Path, 
     assert comparable_rows(tmp_path / "serial") == comparable_rows(tmp_path / "parallel")
     assert ratings_of(tmp_path / "serial") == ratings_of(tmp_path / "parallel")
     with Store.open(tmp_path / "parallel") as store:
+        assert [(r["backend"], r["workers"]) for r in store.runs()] == [("processes", 2)]
         workers = {m.worker for m in store.matches()}
-        assert len(workers) == 2  # both worker processes played
+        assert 1 <= len(workers) <= 2 and all(w.startswith("pid ") for w in workers), workers
 
 
 def test_the_store_read_api(config_path: Path, tmp_path: Path, bots: dict[str, Path]) -> None:
@@ -318,10 +321,18 @@ def test_each_match_runs_on_its_workers_core(tmp_path: Path) -> None:
         for match in store.matches():
             for tail in match.stderr_tails:
                 by_worker.setdefault(match.worker, set()).add(tail.strip())
-    assert len(by_worker) == 2
-    seen = [tails.pop() for tails in by_worker.values() if len(tails) == 1]
-    assert len(seen) == 2 and seen[0] != seen[1]  # one core each, not the same one
-    assert all(re.fullmatch(r"cores \[\d+\]", tail) for tail in seen), seen
+    check_one_core_per_worker(by_worker)
+
+
+def check_one_core_per_worker(by_worker: dict[str, set[str]]) -> None:
+    """Every worker's bots ran on one core, each worker's on another. (Whether both workers got
+    a match depends on how the system schedules them, so it is not asked.)"""
+    assert 1 <= len(by_worker) <= 2, by_worker
+    for worker, tails in by_worker.items():
+        assert len(tails) == 1, (worker, tails)                           # always the same core
+        assert re.fullmatch(r"cores \[\d+\]", next(iter(tails))), tails  # and only one
+    seen = [next(iter(tails)) for tails in by_worker.values()]
+    assert len(set(seen)) == len(seen), by_worker                      # not another worker's
 
 
 def test_a_worker_gets_its_next_match_before_the_last_one_is_stored(config_path: Path) -> None:

@@ -1,10 +1,12 @@
 """Property tests: a schedule keeps the promises in tournaments/schedule.py's docstring."""
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter, defaultdict
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +47,10 @@ def check_common(schedule: Schedule, n: int, fmt: FormatConfig, seed: int) -> No
         assert len(m.seats) == size == len(set(m.seats))
         assert all(0 <= e < n for e in m.seats)
         assert m.seed == deal_seed(seed, m.deal)
+        # seat i holds the table's (i + rotation)-th entrant; odd rounds go round the other way
+        table = schedule.tables[m.table]
+        base = table if m.round % 2 == 0 else table[::-1]
+        assert m.seats == tuple(base[(i + m.rotation) % size] for i in range(size)), m
     # every entrant sits in every seat equally often
     seats = Counter((e, s) for m in matches for s, e in enumerate(m.seats))
     for e in range(n):
@@ -135,12 +141,45 @@ def test_a_large_field_is_sampled_and_says_so() -> None:
     assert max(pairs.values()) - min(pairs.values()) <= 3  # ...about equally often
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_odd_rounds_change_the_neighbours(players: int) -> None:
+    """Round 0 plays each table in its order, round 1 reversed: whoever sat after an entrant
+    (clockwise) now sits before it, so with 3 or 4 players each meets the other side too."""
+    schedule = make_schedule(players + 1, FormatConfig(players=players, rounds=2), seed=5)
+    for t, table in enumerate(schedule.tables):
+        def after(rnd: int) -> set[tuple[int, int]]:
+            return {(m.seats[i], m.seats[(i + 1) % players]) for m in schedule.matches
+                    if m.table == t and m.round == rnd for i in range(players)}
+        assert after(1) == {(b, a) for a, b in after(0)}
+        assert after(0) != after(1)
+        first = [m.seats for m in schedule.matches if m.table == t and m.round == 0]
+        second = [m.seats for m in schedule.matches if m.table == t and m.round == 1]
+        assert first[0] == table and second[0] == table[::-1]
+
+
 def test_seeds_are_sha256_derived_and_stable() -> None:
     # golden values: a change here silently changes every stored tournament's deals
-    assert derive_seed(0, "deal", 0) == derive_seed(0, "deal", 0)
+    assert derive_seed(0, "deal", 0) == GOLDEN_SEEDS[0]
+    assert derive_seed(7, "tables") == GOLDEN_SEEDS[1]
+    assert derive_seed(7, "order", 1) == GOLDEN_SEEDS[2]
+    assert deal_seed(1, 0) == GOLDEN_DEAL_SEED
+    # ...and what they are: the first 63 bits of SHA-256 of a canonical text
+    digest = hashlib.sha256(b"arena-tournament/0/deal/0").digest()
+    assert derive_seed(0, "deal", 0) == int.from_bytes(digest[:8], "big") >> 1
     assert deal_seed(1, 0) != deal_seed(1, 1) != deal_seed(2, 0)
     assert 0 <= deal_seed(2**62, 10**6) < 2**63
-    assert deal_seed(1, 0) == GOLDEN_DEAL_SEED
 
 
+GOLDEN_SEEDS = (9076791742106855011, 128665486621179854, 6132091151334635093)
 GOLDEN_DEAL_SEED = 2182054404197782776
+
+
+def test_table_order_is_shuffled_per_round() -> None:
+    """A run stopped halfway has played a fair slice: not the tables of the first entrants."""
+    schedule = make_schedule(8, FormatConfig(players=2, rounds=2), seed=3)
+    order = {rnd: [m.table for m in schedule.matches if m.round == rnd and m.rotation == 0]
+             for rnd in (0, 1)}
+    assert sorted(order[0]) == sorted(order[1]) == list(range(28))
+    assert order[0] != list(range(28)) and order[1] != order[0]
+    half = Counter(e for m in schedule.matches[:28] for e in m.seats)  # the first half of round 0
+    assert max(half.values()) - min(half.values()) <= 6, half  # unshuffled: 14 for entrant 0, 4 for 7

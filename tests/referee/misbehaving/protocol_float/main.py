@@ -1,0 +1,6 @@
+import sys
+from protocol.sdk import read_message, write_message
+
+read_message(sys.stdin.buffer)
+write_message(sys.stdout.buffer, {"type": "ready", "protocol": 1.0})
+read_message(sys.stdin.buffer)

@@ -1,0 +1,111 @@
+"""The report's numbers from hand-made data with draws: head-to-head cells, opponents' rows, the
+leaderboard's win rate and average score, all checked against numbers worked out by hand (and
+against the ratings module, which counts the same matches on its own)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from reports.data import EntrantInfo, MatchInfo, Standing, TournamentData
+from reports.model import SiteModel
+from reports.render import SiteWriter
+from tournaments.ratings import rate
+from tournaments.store import Entrant, MatchRow
+
+ANN, BOB, CY = 0, 1, 2
+NAMES = ["ann", "bob", "cy"]
+
+# (seats, ranks, scores) of each match, in schedule order; a shared rank 1 is a draw
+MATCHES_2P = [
+    ((ANN, BOB), (1, 1), (50, 50)),   # draw
+    ((BOB, ANN), (2, 1), (30, 100)),  # ann wins
+    ((ANN, BOB), (1, 1), (61, 61)),   # draw
+    ((CY, ANN), (1, 2), (100, 12)),   # cy wins
+    ((BOB, CY), (1, 1), (40, 40)),    # draw
+]
+
+
+def data(matches, players: int = 2) -> TournamentData:
+    rows = [MatchInfo(id=i, number=i, seats=seats, seed=i, scores=scores, ranks=ranks,
+                      statuses=("ok",) * len(seats), reasons=("",) * len(seats),
+                      stderr_tails=("",) * len(seats), time_ms=(1.0,) * len(seats),
+                      duration_ms=10.0)
+            for i, (seats, ranks, scores) in enumerate(matches, 1)]
+    standings = [Standing(ANN, 30.0, 3.0, 4, 1, 2, 55.75, 0), Standing(CY, 26.0, 4.0, 2, 1, 1, 70.0, 0),
+                 Standing(BOB, 24.0, 3.5, 4, 0, 3, 45.25, 0)]
+    return TournamentData(name="draws", game="block", options={"num_players": players}, seed=1,
+                          entrants=[EntrantInfo(i, n, f"/bots/{n}") for i, n in enumerate(NAMES)],
+                          matches=rows, standings=standings, history={}, record=lambda _: None,
+                          planned=len(rows))
+
+
+def cells(model: SiteModel) -> dict[tuple[str, str], str]:
+    view = model.head_to_head()
+    names = [b.name for b in view.bots]
+    return {(row.bot.name, names[j]): cell.main for row in view.rows
+            for j, cell in enumerate(row.cells) if not cell.empty}
+
+
+def test_head_to_head_counts_draws_as_draws() -> None:
+    got = cells(SiteModel(data(MATCHES_2P)))
+    assert got == {
+        ("ann", "bob"): "1-2-0", ("bob", "ann"): "0-2-1",
+        ("ann", "cy"): "0-0-1", ("cy", "ann"): "1-0-0",
+        ("bob", "cy"): "0-1-0", ("cy", "bob"): "0-1-0",
+    }
+
+
+def test_the_score_rate_counts_a_draw_as_half() -> None:
+    view = SiteModel(data(MATCHES_2P)).head_to_head()
+    by_pair = {(row.bot.name, view.bots[j].name): cell for row in view.rows
+               for j, cell in enumerate(row.cells) if not cell.empty}
+    assert by_pair[("ann", "bob")].sub == "67%"   # (1 + 2/2) / 3
+    assert by_pair[("bob", "ann")].sub == "33%"
+    assert by_pair[("bob", "cy")].sub == "50%"
+    assert "1 won, 2 drawn, 0 lost in 3 matches; score rate 66.7%" in by_pair[("ann", "bob")].title
+
+
+def test_the_report_agrees_with_the_ratings_module() -> None:
+    """Two counts of the same matches, written apart: they must say the same."""
+    rows = [MatchRow(id=i, round=0, table=0, rotation=0, deal=i, seed=i, seats=seats,
+                     scores=scores, ranks=ranks, statuses=("ok", "ok"), reasons=("", ""),
+                     think_ms=(0.0, 0.0), stderr_tails=("", ""), duration_ms=1.0, startup_ms=0.5,
+                     wall_ms=1.0, worker="w", finished_at="")
+            for i, (seats, ranks, scores) in enumerate(MATCHES_2P, 1)]
+    entrants = [Entrant(i, n, f"/bots/{n}", "0" * 64) for i, n in enumerate(NAMES)]
+    h2h = rate(entrants, rows, 0.1, players=2).head_to_head
+    got = cells(SiteModel(data(MATCHES_2P)))
+    for (a, b), text in got.items():
+        assert text == "-".join(map(str, h2h[(NAMES.index(a), NAMES.index(b))])), (a, b)
+
+
+def test_a_bots_opponents_rows() -> None:
+    model = SiteModel(data(MATCHES_2P))
+    view = model.bot_view(ANN, [m for m in model.data.matches if ANN in m.seats])
+    rows = {r.bot.name: r for r in view.opponents}
+    bob = rows["bob"]
+    assert (bob.matches, bob.wins, bob.draws, bob.losses) == (3, 1, 2, 0)
+    assert bob.score_rate == "67%"
+    assert bob.avg_score == "70.3"            # (50 + 100 + 61) / 3
+    assert bob.avg_opponent_score == "47.0"   # (50 + 30 + 61) / 3
+    assert bob.avg_place == "1.00"
+    cy = rows["cy"]
+    assert (cy.wins, cy.draws, cy.losses, cy.avg_place) == (0, 0, 1, "2.00")
+
+
+def test_three_players_sharing_a_place() -> None:
+    """With three at the table, a bot's place is averaged; shared places count as they stand."""
+    matches = [((ANN, BOB, CY), (1, 1, 3), (20, 20, 5)), ((CY, ANN, BOB), (1, 2, 2), (30, 9, 9))]
+    model = SiteModel(data(matches, players=3))
+    got = cells(model)
+    assert got[("ann", "bob")] == "1.50"   # places 1 and 2 at the tables ann shared with bob
+    assert got[("cy", "ann")] == "2.00"    # places 3 and 1
+    view = model.bot_view(ANN, model.data.matches)
+    bob = next(r for r in view.opponents if r.bot.name == "bob")
+    assert (bob.wins, bob.draws, bob.losses) == (0, 2, 0)  # level with bob both times
+
+
+def test_the_index_shows_the_cells(tmp_path: Path) -> None:
+    index = SiteWriter(data(MATCHES_2P), tmp_path).write_index()
+    html = index.read_text(encoding="utf-8")
+    for text in ("1-2-0", "0-2-1", "0-0-1", "1-0-0"):
+        assert f'<span class="cell-main">{text}</span>' in html
