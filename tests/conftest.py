@@ -131,7 +131,6 @@ def no_process_outlives_its_test():
             described.append(f"{process.pid} {' '.join(process.cmdline())[:120]}")
             process.kill()
         except psutil.Error:
->>>>>>> main
             pass
     pytest.fail("processes started by this test outlived it (now killed): " + "; ".join(described),
                 pytrace=False)
