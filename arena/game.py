@@ -151,6 +151,7 @@ class Game(ABC):
     chance: ClassVar[bool]               # are there shuffles or dice?
     can_draw: ClassVar[bool]             # can two seats share first place?
     length_unit: ClassVar[str] = "deals"  # what length_cap counts
+    demo_players: ClassVar[int | None] = None  # the table `arena demo` plays; None: default_players
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
     Options: ClassVar[type]
 

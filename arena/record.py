@@ -26,6 +26,9 @@ class SeatStatus:
     reason: str = ""
     stderr_tail: str = ""
     time_ms: float = 0.0  # thinking time used over the match
+    # The decision this seat failed at, when it failed at one (docs/match-record.md):
+    # {"decision": k, "legal": [...offered], "answer": text or None, "kind": status}.
+    failure: dict[str, Any] | None = None
 
 
 @dataclass
@@ -59,7 +62,9 @@ class MatchRecord:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> "MatchRecord":
         data = dict(data)
-        data["statuses"] = [SeatStatus(**s) for s in data.get("statuses", [])]
+        known = {f.name for f in fields(SeatStatus)}
+        data["statuses"] = [SeatStatus(**{k: v for k, v in s.items() if k in known})
+                            for s in data.get("statuses", [])]
         return MatchRecord(**data)
 
     @staticmethod
@@ -67,19 +72,116 @@ class MatchRecord:
         return MatchRecord.from_dict(json.loads(text))
 
     def pack(self) -> bytes:
-        """Compact JSON, zlib-compressed: how a tournament store keeps the record, and how it
-        travels from a worker to the parent. Built without ``asdict``'s deep copy of every event
-        and decision (most of the time a full match's record took)."""
+        """The packed form: how a tournament store keeps the record, how it travels from a worker
+        to the parent, and how a report publishes it (docs/match-record.md, "Packed form"): the
+        compact JSON of :func:`compact`, zlib-compressed. Built without ``asdict``'s deep copy of
+        every event and decision (most of the time a full match's record took)."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["statuses"] = [asdict(s) for s in self.statuses]
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        return zlib.compress(text.encode("utf-8"), 6)
+        return pack_dict(data)
 
     @staticmethod
     def unpack_json(blob: bytes) -> str:
-        """The JSON text of a packed record."""
+        """The JSON text of a packed record (the full form, whichever form was packed)."""
+        data = json.loads(zlib.decompress(blob))
+        if data.get(COMPACT_KEY):
+            return json.dumps(expand(data), ensure_ascii=False, separators=(",", ":"))
         return zlib.decompress(blob).decode("utf-8")
 
     @staticmethod
     def unpack(blob: bytes) -> "MatchRecord":
-        return MatchRecord.from_json(MatchRecord.unpack_json(blob))
+        data = json.loads(zlib.decompress(blob))
+        return MatchRecord.from_dict(expand(data) if data.get(COMPACT_KEY) else data)
+
+
+# ----- the packed form -----------------------------------------------------------------------
+# docs/match-record.md, "Packed form". The full record repeats itself: every decision lists its
+# legal actions as text, and every action event repeats its decision's seat and action. The
+# compact form writes each action text once (``strings``), a decision as indices, an action
+# event as only what it adds, and no bot folders (a store keeps them in its entrants table).
+# ``expand`` gives the full record back; reports/static/replay.js (``Arena.expandRecord``) does
+# the same in the browser.
+COMPACT_KEY = "compact"
+COMPACT_VERSION = 1
+ACTION_KEYS = ("type", "seat", "action")
+
+
+def compact(data: dict[str, Any]) -> dict[str, Any]:
+    """The compact form of a full record's dict; the dict itself (paths dropped) if its decisions
+    and action events do not line up as the format says they must."""
+    out: dict[str, Any] = {COMPACT_KEY: COMPACT_VERSION}  # first: ``is_compact`` reads the head
+    out.update((k, v) for k, v in data.items() if k not in ("seats", "decisions", "events", COMPACT_KEY))
+    out["seats"] = [{k: v for k, v in seat.items() if k != "path"} for seat in data.get("seats", [])]
+    decisions = data.get("decisions", [])
+    events = data.get("events", [])
+    table: dict[str, int] = {}
+    seats, legal, picks, ms = [], [], [], []
+    try:
+        for d in decisions:
+            if len(d) != 4:
+                raise ValueError
+            indices = []
+            for a in d["legal"]:
+                i = table.get(a)
+                if i is None:
+                    i = table[a] = len(table)
+                indices.append(i)
+            seats.append(d["seat"])
+            legal.append(indices)
+            picks.append(d["legal"].index(d["action"]))
+            ms.append(round(d["ms"], 1))  # 0.1 ms: finer is scheduling noise
+        packed_events: list[Any] = []
+        k = 0
+        for e in events:
+            if e.get("type") != "action":
+                packed_events.append(e)
+                continue
+            d = decisions[k]
+            if e.get("seat") != d["seat"] or e.get("action") != d["action"]:
+                raise ValueError
+            k += 1
+            extra = {key: v for key, v in e.items() if key not in ACTION_KEYS}
+            packed_events.append(extra or 0)
+        if k != len(decisions):
+            raise ValueError
+    except (ValueError, KeyError, IndexError, TypeError):
+        return {**{k: v for k, v in data.items() if k != COMPACT_KEY}, "seats": out["seats"]}
+    out["strings"] = list(table)
+    out["decisions"] = {"seat": seats, "legal": legal, "pick": picks, "ms": ms}
+    out["events"] = packed_events
+    return out
+
+
+def expand(data: dict[str, Any]) -> dict[str, Any]:
+    """The full record's dict from its compact form."""
+    out = {k: v for k, v in data.items() if k not in (COMPACT_KEY, "strings", "decisions", "events")}
+    strings = data["strings"]
+    d = data["decisions"]
+    decisions = []
+    for seat, indices, pick, ms in zip(d["seat"], d["legal"], d["pick"], d["ms"]):
+        legal = [strings[i] for i in indices]
+        decisions.append({"seat": seat, "legal": legal, "action": legal[pick], "ms": ms})
+    events = []
+    k = 0
+    for e in data["events"]:
+        if isinstance(e, dict) and "type" in e:
+            events.append(e)
+            continue
+        dec = decisions[k]
+        k += 1
+        events.append({"type": "action", "seat": dec["seat"], "action": dec["action"], **(e or {})})
+    out["decisions"] = decisions
+    out["events"] = events
+    return out
+
+
+def is_compact(blob: bytes) -> bool:
+    """Whether a packed record is in the compact form, from its first bytes only."""
+    head = zlib.decompressobj().decompress(blob, 16)
+    return head.startswith(b'{"' + COMPACT_KEY.encode() + b'":')
+
+
+def pack_dict(data: dict[str, Any]) -> bytes:
+    """A full record's dict in the packed form."""
+    text = json.dumps(compact(data), ensure_ascii=False, separators=(",", ":"))
+    return zlib.compress(text.encode("utf-8"), 6)

@@ -78,10 +78,11 @@ class _Seat:
         self.bank_ms = float(bank_ms)
         self.started = 0.0  # when its process was handed over (monotonic): its startup_ms run from here
 
-    def fail(self, status: str, reason: str) -> None:
+    def fail(self, status: str, reason: str, failure: dict[str, Any] | None = None) -> None:
         if self.status.status == OK:
             self.status.status = status
             self.status.reason = reason
+            self.status.failure = failure
 
 
 def play_match(
@@ -141,7 +142,7 @@ def play_match(
             if action is None:
                 break
             record.decisions.append({"seat": seat_no, "legal": legal, "action": action,
-                                     "ms": round(used_ms, 3)})
+                                     "ms": round(used_ms, 1)})
             state.apply(action)
             emit()
     finally:
@@ -214,28 +215,37 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
     }
     started = time.monotonic()
     deadline = started + (tc.move_ms + seat.bank_ms) / 1000
+
+    def failed(status: str, reason: str, answer: Any = None) -> None:
+        # docs/match-record.md: the failing decision as the bot saw it, and what it answered
+        seat.fail(status, reason, {"decision": decision, "legal": legal,
+                                   "answer": None if answer is None else _capped(answer),
+                                   "kind": status})
+
     try:
         reply = seat.conn.exchange(message, deadline)
     except BotTimeout as exc:
-        seat.fail(TIMEOUT, f"{exc}: decision {decision} exceeded its {tc.move_ms} ms "
-                           f"plus {int(seat.bank_ms)} ms left in its bank")
+        failed(TIMEOUT, f"{exc}: decision {decision} exceeded its {tc.move_ms} ms "
+                        f"plus {int(seat.bank_ms)} ms left in its bank")
         return None, 0.0
     except BotExited as exc:
-        seat.fail(CRASH, f"{exc} while deciding (decision {decision})")
+        failed(CRASH, f"{exc} while deciding (decision {decision})")
         return None, 0.0
     except BotProtocolError as exc:
-        seat.fail(PROTOCOL_ERROR, f"decision {decision}: {exc}")
+        failed(PROTOCOL_ERROR, f"decision {decision}: {exc}", str(exc))
         return None, 0.0
     used_ms = (time.monotonic() - started) * 1000
     seat.status.time_ms += used_ms
     seat.bank_ms -= max(0.0, used_ms - tc.move_ms)
-    if seat.bank_ms < 0:
-        seat.fail(TIMEOUT, f"decision {decision} took {used_ms:.0f} ms and overdrew its time bank")
-        return None, used_ms
     action = reply.get("action")
+    if seat.bank_ms < 0:
+        failed(TIMEOUT, f"decision {decision} took {used_ms:.0f} ms and overdrew its time bank",
+               action if isinstance(action, str) else None)
+        return None, used_ms
     if reply["type"] != "action" or not isinstance(action, str):
-        seat.fail(PROTOCOL_ERROR, f"decision {decision}: expected an 'action' message with a string "
-                                  f"action, got type {reply['type']!r} with action {action!r}")
+        failed(PROTOCOL_ERROR, f"decision {decision}: expected an 'action' message with a string "
+                               f"action, got type {reply['type']!r} with action {action!r}",
+               repr({k: reply[k] for k in list(reply)[:8]}))
         return None, used_ms
     echoed = reply.get("decision", decision)  # optional (SPEC.md §3): which act it answers
     if echoed != decision or type(echoed) is not int:
@@ -244,10 +254,17 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
         return None, used_ms
     if action not in legal:
         shown = action if len(action) <= 40 else action[:40] + "..."
-        seat.fail(ILLEGAL_ACTION, f"decision {decision}: {shown!r} is not one of the legal "
-                                  f"actions {legal}")
+        failed(ILLEGAL_ACTION, f"decision {decision}: {shown!r} is not one of the legal "
+                               f"actions {legal}", action)
         return None, used_ms
     return action, used_ms
+
+
+ANSWER_CAP = 200  # characters of a failing answer kept in the record
+
+
+def _capped(answer: str) -> str:
+    return answer if len(answer) <= ANSWER_CAP else answer[:ANSWER_CAP] + "…"
 
 
 def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:

@@ -9,10 +9,13 @@ from pathlib import Path
 __all__ = ["render_site"]
 
 
-def render_site(output_dir: Path | str, site_dir: Path | str | None = None) -> Path:
+def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
+                live: bool = False) -> Path:
     """Render the tournament stored in ``output_dir`` into ``site_dir`` (default: the same folder).
 
-    Returns the path of ``index.html``. Rendering the same store again gives the same files.
+    Returns the path of ``index.html``. Rendering the same store again gives the same files, and
+    rewrites none of them. ``live``: a tournament still running: only the index and the
+    head-to-head page, which reload themselves every 30 s (``reports.live``).
     """
     from reports.render import write_site
     from reports.source import load
@@ -20,6 +23,6 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None) -> P
     output_dir = Path(output_dir)
     data, store = load(output_dir)
     try:
-        return write_site(data, Path(site_dir) if site_dir is not None else output_dir)
+        return write_site(data, Path(site_dir) if site_dir is not None else output_dir, live=live)
     finally:
         store.close()

@@ -25,6 +25,7 @@ class Series:
     name: str
     colour: str
     points: list[RatingPoint]  # in schedule order
+    entrant: int = -1  # the legend picks the line out by it (static/index.js)
 
 
 def thin(points: list[RatingPoint], x_max: int, buckets: int) -> list[RatingPoint]:
@@ -91,14 +92,14 @@ def rating_history_svg(series: list[Series], x_max: int, initial_mu: float, init
     for s, pts in data:
         upper = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu + p.sigma))}" for p in pts)
         lower = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu - p.sigma))}" for p in reversed(pts))
-        out.append(f'<polygon class="chart-band" fill="{s.colour}" points="{upper} {lower}">'
+        out.append(f'<polygon class="chart-band" data-entrant="{s.entrant}" fill="{s.colour}" points="{upper} {lower}">'
                    f'<title>{escape(s.name)}: μ ± σ</title></polygon>')
     for s, pts in data:
         line = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu))}" for p in pts)
         last = pts[-1]
-        out.append(f'<polyline class="chart-line" stroke="{s.colour}" points="{line}">'
+        out.append(f'<polyline class="chart-line" data-entrant="{s.entrant}" stroke="{s.colour}" points="{line}">'
                    f'<title>{escape(s.name)}: μ {last.mu:.2f}, σ {last.sigma:.2f}</title></polyline>')
-        out.append(f'<circle class="chart-end" fill="{s.colour}" cx="{_f(X(last.number))}" '
+        out.append(f'<circle class="chart-end" data-entrant="{s.entrant}" fill="{s.colour}" cx="{_f(X(last.number))}" '
                    f'cy="{_f(Y(last.mu))}" r="3.5"/>')
     out.append(f'<rect class="chart-frame" x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}"/>')
     out.append("</svg>")

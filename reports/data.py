@@ -6,7 +6,7 @@ caring how the rows were stored.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,8 @@ class EntrantInfo:
 
     id: int
     name: str
-    path: str = ""
+    path: str = ""  # the organiser's folder: never published (it can hold a student's name)
+    description: str = ""  # bot.toml's description
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,8 @@ class TournamentData:
     standings: list[Standing]
     history: dict[int, list[RatingPoint]]  # entrant id -> rating after each of its matches
     record: Callable[[int], str | None]  # match id -> the match record as JSON text
+    # ids to skip -> (id, packed record) of the others (the store's bytes); None: pack ``record``'s
+    record_blobs: Callable[[set[int]], Iterator[tuple[int, bytes]]] | None = None
     details: dict[str, Any] = field(default_factory=dict)  # more config to show: format, time control…
     duration_s: float | None = None
     planned: int | None = None  # matches in the schedule, played or not

@@ -18,7 +18,7 @@ from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
     LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact,
     IndexView, OpponentRow, FailureGroup, FailureDetail, BotView, BotMatchesView,
-    MatchListView, SeatDetail, MatchView,
+    MatchListView,
 )
 
 MATCHES_PER_PAGE = 500  # rows per match-list page: ~150 kB of HTML
@@ -103,9 +103,13 @@ class SiteModel:
             self.bots[entrant] = ref
         return ref
 
+    @property
+    def per_page(self) -> int:
+        return MATCHES_PER_PAGE
+
     @staticmethod
     def match_href(match_id: int) -> str:
-        return f"matches/{match_id}.html"
+        return f"replay.html?match={match_id}"
 
     @staticmethod
     def list_href(page: int) -> str:
@@ -127,7 +131,7 @@ class SiteModel:
                 status=status, ok=status in ("ok", ""),
             ))
         return MatchRow(
-            id=m.id, number=m.number, href=self.match_href(m.id), seed=m.seed, seats=seats,
+            id=m.id, number=m.number, href=self.match_href(m.id), seats=seats,
             played=m.played, failed=m.failed, duration=ms_text(m.duration_ms) if m.played else "",
             outcome=self.outcome(m),
         )
@@ -143,7 +147,7 @@ class SiteModel:
         return f"{text} ({'; '.join(failed)})" if failed else text
 
     # -- index ------------------------------------------------------------------------------------
-    def index(self, chart_svg: Any) -> IndexView:
+    def index(self, chart_svg: Any, live: bool = False) -> IndexView:
         d = self.data
         failed = [m for m in self.played if m.failed]
         facts = [
@@ -168,6 +172,10 @@ class SiteModel:
             match_pages=[PageLink(self.page_label(i, len(self.data.matches)), self.list_href(i))
                          for i in range(1, pages + 1)],
             failed_matches=[self.match_row(m) for m in failed[:20]], failed_total=len(failed),
+            live=(f"The tournament is running: {thousands(len(self.played))} of "
+                  f"{thousands(d.planned if d.planned is not None else len(d.matches))} matches "
+                  "played. This page reloads itself every 30 s; the match lists, bot pages and "
+                  "replays are written when it ends.") if live else None,
         )
 
     def game_title(self) -> str:
@@ -366,12 +374,13 @@ class SiteModel:
                         self.match_row(m), m.statuses[seat], reason,
                         m.stderr_tails[seat] if seat < len(m.stderr_tails) else ""))
         failure_groups = [
-            FailureGroup(status, reason, len(ms), self.match_href(ms[0].id), ms[0].number)
+            FailureGroup(status, reason, len(ms), self.match_href(ms[0].id) + "#end", ms[0].number)
             for (status, reason), ms in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         ]
         return BotView(
             bot=ref, rank=self.order[entrant] + 1, facts=facts,
-            path=self.entrants[entrant].path if entrant in self.entrants else "", opponents=opponents,
+            description=self.entrants[entrant].description if entrant in self.entrants else "",
+            opponents=opponents,
             two_player=self.two_player, failure_groups=failure_groups, failures=details,
             failures_total=total,
             matches=[self.match_row(m) for m in matches[:MATCHES_PER_PAGE]],
@@ -382,37 +391,6 @@ class SiteModel:
         ms = matches[(page - 1) * MATCHES_PER_PAGE: page * MATCHES_PER_PAGE]
         return BotMatchesView(self.bot(entrant), [self.match_row(m) for m in ms],
                               self.pager(page, len(matches), lambda i: self.bot_list_href(entrant, i)))
-
-    # -- one match --------------------------------------------------------------------------------
-    def match_view(self, index: int, record: dict[str, Any] | None, drawer: str | None,
-                   log: str) -> MatchView:
-        ms = self.data.matches
-        m = ms[index]
-        seats = []
-        for seat, eid in enumerate(m.seats):
-            status = m.statuses[seat] if seat < len(m.statuses) else ""
-            seats.append(SeatDetail(
-                seat=seat, bot=self.bot(eid),
-                score=str(m.scores[seat]) if seat < len(m.scores) else "",
-                rank=m.ranks[seat] if seat < len(m.ranks) else None,
-                status=status or "not played", ok=status in ("ok", ""),
-                reason=m.reasons[seat] if seat < len(m.reasons) else "",
-                stderr_tail=m.stderr_tails[seat] if seat < len(m.stderr_tails) else "",
-                time=ms_text(m.time_ms[seat]) if seat < len(m.time_ms) else "",
-            ))
-        facts = [Fact("Match", f"{thousands(m.number)} of {thousands(len(ms))}"),
-                 Fact("Seed", str(m.seed))]
-        if m.played:
-            facts.append(Fact("Duration", ms_text(m.duration_ms)))
-        if record is not None:
-            facts.append(Fact("Decisions", thousands(len(record.get("decisions", [])))))
-        return MatchView(
-            row=self.match_row(m), total=len(ms), seats=seats, facts=facts, record=record,
-            drawer=drawer, log=log,
-            list_href=self.list_href(index // MATCHES_PER_PAGE + 1),
-            prev_href=self.match_href(ms[index - 1].id) if index > 0 else None,
-            next_href=self.match_href(ms[index + 1].id) if index + 1 < len(ms) else None,
-        )
 
 
 def _reason_kind(reason: str) -> str:

@@ -5,14 +5,25 @@ Layout of the output folder (all links relative, so it works from ``file://``)::
     index.html                      what was played, leaderboard, head to head, rating history
     head-to-head.html               the whole head-to-head matrix (the index shows the top 24)
     matches/list-N.html             every match in schedule order, 500 a page
-    matches/<id>.html               one match with its replay viewer
+    replay.html?match=<id>#step=N   the one replay page: loads records/<id>.js on demand
+    records/<id>.js                 one match record in its packed form, as a script
+    site.js                         what the replay page needs to know about the site (bots, ids)
     bots/<id>-<name>.html           one bot: by opponent, failures, its first 500 matches
     bots/<id>-<name>-matches-N.html the rest of its matches
-    static/                         report.css, replay.js, games/<game>.js
+    static/                         report.css, replay.js, match.js, draw.js, games/<game>.js
+
+A record script is ``Arena.loadRecord(<id>, "<bytes>")``: the packed record as stored
+(``arena.record``: zlib of the compact JSON), its bytes in a string literal read as
+``x-user-defined`` (a byte per character); ``replay.js`` inflates it with the browser's
+``DecompressionStream``. A browser refuses ``fetch`` from ``file://`` but runs scripts, so records
+load as scripts. Records are written once: a record file that exists is never written again, and
+a page whose text has not changed is not rewritten, so rendering after a resumed tournament writes
+only what changed.
 """
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -25,6 +36,15 @@ from reports.data import TournamentData
 from reports.model import SiteModel
 
 STATIC_SUFFIXES = (".css", ".js")
+LIVE_REFRESH_S = 30  # how often a live report's pages reload themselves
+
+
+def record_script(match_id: int, blob: bytes) -> bytes:
+    """``records/<id>.js``: the packed record as a string literal of bytes (read as
+    x-user-defined, where every byte is one character)."""
+    body = (blob.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
+            .replace(b"\r", b"\\r").replace(b"\0", b"\\x00"))
+    return b"Arena.loadRecord(%d,\"%s\");\n" % (match_id, body)
 
 
 def script_json(text: str) -> Markup:
@@ -49,13 +69,32 @@ def environment() -> Environment:
 class SiteWriter:
     """Renders every page of one tournament into ``out``."""
 
-    def __init__(self, data: TournamentData, out: Path) -> None:
+    def __init__(self, data: TournamentData, out: Path, *, live: bool = False) -> None:
         self.data = data
         self.out = out
         self.model = SiteModel(data)
         self.env = environment()
-        self.common = {"site_name": data.name, "game": data.game}
+        self.live = live
+        # every bot's colour as a class (.bN), for the compact rows of the match lists
+        classes = "".join(f".b{e.id}{{--c:{self.model.bot(e.id).colour}}}" for e in data.entrants)
+        self.common = {"site_name": data.name, "game": data.game, "bot_classes": Markup(classes),
+                       "refresh": LIVE_REFRESH_S if live else None}
         self._templates: dict[str, Any] = {}
+        self.written: list[str] = []  # pages and records this render wrote (unchanged ones are not)
+
+    def _write(self, path: str, data: bytes) -> Path:
+        """Write ``out/path`` unless it holds these bytes already."""
+        target = self.out / path
+        try:
+            if target.stat().st_size == len(data) and target.read_bytes() == data:
+                return target
+        except FileNotFoundError:
+            pass
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)  # a browser reloading a live page never sees half of it
+        self.written.append(path)
+        return target
 
     def _page(self, template: str, path: str, **context: Any) -> Path:
         """Render ``template`` to ``out/path``; links inside go up to the root by ``path``'s depth."""
@@ -64,19 +103,33 @@ class SiteWriter:
             t = self._templates[template] = self.env.get_template(template)
         root = "../" * path.count("/")
         html = t.render(root=root, **self.common, **context)
-        target = self.out / path
-        target.write_text(html, encoding="utf-8")
-        return target
+        return self._write(path, html.encode("utf-8"))
 
     def write(self) -> Path:
-        for folder in ("matches", "bots", "static/games"):
+        for folder in ("matches", "bots", "records", "static/games"):
             (self.out / folder).mkdir(parents=True, exist_ok=True)
         self.copy_static()
+        self.remove_old_match_pages()
         index = self.write_index()
         self.write_match_lists()
         self.write_bots()
-        self.write_matches()
+        self.write_replay()
+        self.write_records()
         return index
+
+    def remove_old_match_pages(self) -> None:
+        """A site rendered by an older arena had a page per match (``matches/<id>.html``) with the
+        whole record inside, bot folders included: the replay page replaces them."""
+        for page in (self.out / "matches").glob("*.html"):
+            if page.stem.isdigit():
+                page.unlink()
+
+    def write_live(self) -> Path:
+        """While a tournament runs: the index and the head-to-head page only, reloading
+        themselves (``refresh``); the rest is written when it ends."""
+        (self.out / "static").mkdir(parents=True, exist_ok=True)
+        self.copy_static()
+        return self.write_index()
 
     def copy_static(self) -> None:
         src = resources.files("reports") / "static"
@@ -103,13 +156,14 @@ class SiteWriter:
     def write_index(self) -> Path:
         """The index, and the whole head-to-head matrix beside it."""
         m, d = self.model, self.data
-        series = [Series(m.bot(s.entrant).name, m.bot(s.entrant).colour, d.history.get(s.entrant, []))
-                  for s in d.standings]
+        series = [Series(m.bot(s.entrant).name, m.bot(s.entrant).colour, d.history.get(s.entrant, []),
+                         s.entrant) for s in d.standings]
         last = max((x.number for x in d.matches), default=1)
         chart = rating_history_svg(series, last, d.initial_mu, d.initial_sigma)
         self._page("head_to_head.html.j2", "head-to-head.html", page_kind="head-to-head",
                    v=m.head_to_head())
-        return self._page("index.html.j2", "index.html", page_kind="index", v=m.index(chart))
+        return self._page("index.html.j2", "index.html", page_kind="index",
+                          v=m.index(chart, live=self.live))
 
     def write_match_lists(self) -> None:
         for page in range(1, self.model.list_pages() + 1):
@@ -129,32 +183,59 @@ class SiteWriter:
                 self._page("bot_matches.html.j2", m.bot_list_href(entrant, page), page_kind="bot",
                            v=m.bot_matches_page(entrant, matches, page))
 
-    def write_matches(self) -> None:
-        from arena.games import GAMES
+    def site_info(self) -> dict[str, Any]:
+        """``site.js``: what the replay page needs besides the record."""
+        m = self.model
+        ids = [x.id for x in self.data.matches if x.played]
+        runs: list[list[int]] = []
+        for i in ids:
+            if runs and runs[-1][1] == i - 1:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i])
+        return {
+            "name": self.data.name, "game": self.data.game, "planned": self.data.planned,
+            "perPage": m.per_page, "listed": [x.id for x in self.data.matches] == ids,
+            "played": runs,
+            "bots": {b.name: {"id": b.id, "href": b.href, "colour": b.colour}
+                     for b in (m.bot(e.id) for e in self.data.entrants)},
+        }
 
-        game = GAMES.get(self.data.game)
-        drawer = self.drawer_for(self.data.game)
-        for i, match in enumerate(self.data.matches):
-            text = self.data.record(match.id) if match.played else None
-            record = json.loads(text) if text is not None else None
-            log: list[str] = []  # the game's own words for each event, for reading without script
-            if record is not None and game is not None:
-                names = [s.get("name", f"seat {i}") for i, s in enumerate(record.get("seats", []))]
-                for event in record.get("events", []):
-                    try:
-                        line = game.describe(event, names)
-                    except Exception:  # an event this version of the game does not know
-                        line = json.dumps(event, sort_keys=True)
-                    if line is not None:
-                        log.append(line)
-            self._page("match.html.j2", self.model.match_href(match.id), page_kind="match",
-                       v=self.model.match_view(i, record, drawer, "\n".join(log)),
-                       record_json=script_json(text) if text is not None else None)
+    def write_replay(self) -> None:
+        info = json.dumps(self.site_info(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        self._write("site.js", f"(window.Arena = window.Arena || {{}}).site = {info};\n".encode("utf-8"))
+        self._page("replay.html.j2", "replay.html", page_kind="match",
+                   drawer=self.drawer_for(self.data.game), game_title=self.model.game_title())
+
+    def write_records(self) -> None:
+        """``records/<id>.js`` for every played match that has none yet (records never change)."""
+        from arena.record import is_compact, pack_dict
+
+        folder = self.out / "records"
+        have = {int(n[:-3]) for n in os.listdir(folder) if n.endswith(".js") and n[:-3].isdigit()}
+        played = {m.id for m in self.data.matches if m.played}
+        blobs = self.data.record_blobs
+        if blobs is None:  # data built without a store: pack the records' JSON
+            def blobs(skip):
+                for mid in sorted(played - skip):
+                    text = self.data.record(mid)
+                    if text is not None:
+                        yield mid, pack_dict(json.loads(text))
+        for mid, blob in blobs(have):
+            if mid not in played:
+                continue
+            if not is_compact(blob):  # a store written before the compact form: pack it again
+                from arena.record import MatchRecord
+                blob = pack_dict(json.loads(MatchRecord.unpack_json(blob)))
+            target = folder / f"{mid}.js"
+            target.write_bytes(record_script(mid, blob))
+            self.written.append(f"records/{mid}.js")
 
 
-def write_site(data: TournamentData, out: Path) -> Path:
-    """Render ``data`` into ``out``; returns the index page."""
+def write_site(data: TournamentData, out: Path, *, live: bool = False) -> Path:
+    """Render ``data`` into ``out``; returns the index page. ``live``: only the pages a running
+    tournament refreshes (:meth:`SiteWriter.write_live`)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    return SiteWriter(data, out).write()
-
+    writer = SiteWriter(data, out, live=live)
+    return writer.write_live() if live else writer.write()

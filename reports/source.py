@@ -21,7 +21,7 @@ def load(output_dir: Path) -> tuple[TournamentData, Any]:
     store = Store.open(output_dir)
     try:
         cfg = store.config_dict()
-        entrants = [EntrantInfo(e.id, e.name, e.path) for e in store.entrants()]
+        entrants = [EntrantInfo(e.id, e.name, e.path, e.description) for e in store.entrants()]
         rows = store.matches()
         matches = [
             MatchInfo(
@@ -64,7 +64,8 @@ def load(output_dir: Path) -> tuple[TournamentData, Any]:
             matches=matches,
             standings=standings,
             history=history,
-            record=store.record_json,  # the stored JSON text, embedded in the match page as it is
+            record=store.record_json,
+            record_blobs=store.record_blobs,  # published as stored (records/<id>.js)
             details=details,
             duration_s=_duration(store.runs()),
             initial_mu=MU,

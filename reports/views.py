@@ -52,7 +52,6 @@ class MatchRow:
     id: int
     number: int
     href: str
-    seed: int
     seats: list[SeatCell]
     played: bool
     failed: bool
@@ -144,6 +143,7 @@ class IndexView:
     match_pages: list[PageLink]
     failed_matches: list[MatchRow]
     failed_total: int
+    live: str | None = None  # the note of a report refreshed while the tournament runs
 
 
 # ----- per bot -----------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ class FailureDetail:
 class BotView:
     bot: BotRef
     rank: int
-    path: str
+    description: str
     facts: list[Fact]
     opponents: list[OpponentRow]
     two_player: bool
@@ -207,29 +207,3 @@ class MatchListView:
     pager: Pager
 
 
-# ----- per match ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SeatDetail:
-    seat: int
-    bot: BotRef
-    score: str
-    rank: int | None
-    status: str
-    ok: bool
-    reason: str
-    stderr_tail: str
-    time: str
-
-
-@dataclass
-class MatchView:
-    row: MatchRow
-    total: int
-    seats: list[SeatDetail]
-    facts: list[Fact]
-    record: dict[str, Any] | None
-    drawer: str | None  # "games/block" when the game has a drawer (games/block.js + .css), else None
-    log: str  # the match as text, one line per event
-    list_href: str  # the match list page that holds this match
-    prev_href: str | None
-    next_href: str | None

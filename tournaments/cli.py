@@ -21,6 +21,7 @@ from tournaments.ratings import compute_ratings, format_head_to_head, format_lea
 from tournaments.run import RunResult, prepare, replay_match, run_tournament
 from tournaments.store import Store, store_path
 
+LIVE_REPORT_S = 30  # seconds between renders of the report's index while a tournament runs
 DEMO_OUTPUT = "arena-demo"
 DEMO_GAME = "block"
 DEMO_ROUNDS = 4
@@ -99,7 +100,7 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
     player count, duplicate deals, a fixed seed (the demo's deals are no secret)."""
     game = get_game(game_name)
     bots = bundled_bots(game.name)
-    players = game.default_players
+    players = game.demo_players or game.default_players
     entrants: list[Any] = [str(b.path) for b in bots]
     for i in range(len(bots), max(2, players)):  # too few bots: copies of the first fill the table
         entrants.append({"path": str(bots[0].path), "name": f"{bots[0].name}-{i + 1}"})
@@ -123,7 +124,8 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     if cluster or config.cluster:
         click.echo(f"playing on the Dask cluster at {cluster or config.cluster}")
     try:
-        result = run_tournament(prepared, workers=workers, progress=not quiet, cluster=cluster)
+        result = run_tournament(prepared, workers=workers, progress=not quiet, cluster=cluster,
+                                live_report=LIVE_REPORT_S)
     except KeyboardInterrupt:
         done = _stored_count(prepared.output)
         click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "
@@ -137,7 +139,8 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
                f"{result.failures} failed seats)")
     _print_ratings(prepared.output)
     click.echo(f"\nresults: {result.store}")
-    index = render_site(prepared.output)  # the report is part of every finished tournament
+    # the report is part of every finished tournament (the live report rendered it at the end)
+    index = result.report or render_site(prepared.output)
     click.echo(f"report: {Path(index).resolve()}  (open it in a browser)")
     return result
 

@@ -63,6 +63,59 @@ class RunResult:
     total: int          # matches in the schedule
     failures: int       # failed seats in the store
     store: Path
+    report: Path | None = None  # the report's index page, when the run rendered it (live report)
+
+
+class LiveReport:
+    """While a tournament runs, the report's index (leaderboard, head to head, rating history)
+    is rendered again every ``interval`` seconds from the store, in a thread of the parent, and
+    reloads itself in the browser (docs/reports.md, "Live report"); at the end the whole report is
+    rendered, without the reloading. Rendering is the report's own business: a failure is told
+    once and never stops the tournament."""
+
+    def __init__(self, output: Path, interval: float, say: Callable[[str], None]) -> None:
+        self.output = output
+        self.interval = interval
+        self.say = say
+        self.renders = 0
+        self._stop = threading.Event()
+        self._failed = False
+        self._thread = threading.Thread(target=self._loop, name="live-report", daemon=True)
+
+    def start(self) -> "LiveReport":
+        self._thread.start()
+        return self
+
+    def _render(self, live: bool) -> Path | None:
+        from reports import render_site
+        try:
+            index = render_site(self.output, live=live)
+        except Exception as exc:  # the report must never stop the tournament
+            if not self._failed:
+                self.say(f"warning: the live report could not be rendered: {exc}")
+            self._failed = True
+            return None
+        self.renders += 1
+        return index
+
+    def _loop(self) -> None:
+        self._render(live=True)
+        while not self._stop.wait(self.interval):
+            self._render(live=True)
+
+    def finish(self, at_once: bool = False) -> Path | None:
+        """Stop refreshing and render the whole report once, not live; ``at_once`` (the run was
+        aborted): only stop the index from reloading itself."""
+        self._stop.set()
+        self._thread.join()
+        if not at_once:
+            return self._render(live=False)
+        index = self.output / "index.html"
+        with contextlib.suppress(OSError):
+            html = index.read_text(encoding="utf-8")
+            index.write_text("".join(line for line in html.splitlines(keepends=True)
+                                     if 'http-equiv="refresh"' not in line), encoding="utf-8")
+        return None
 
 
 def prepare(config: TournamentConfig, output: str | Path | None = None) -> Prepared:
@@ -79,7 +132,8 @@ def prepare(config: TournamentConfig, output: str | Path | None = None) -> Prepa
     if config.seed is None:
         config = dataclasses.replace(config, seed=_stored_seed(folder))
     schedule = make_schedule(len(bots), config.format, config.seed, candidates)
-    entrants = [Entrant(i, b.name, str(b.path), b.content_hash()) for i, b in enumerate(bots)]
+    entrants = [Entrant(i, b.name, str(b.path), b.content_hash(), b.description)
+                for i, b in enumerate(bots)]
     return Prepared(config, bots, entrants, schedule, folder)
 
 
@@ -237,24 +291,28 @@ class _Interrupts:
 def run_tournament(prepared: Prepared, *, workers: int | None = None,
                    backend: Backend | None = None, progress: bool = True,
                    say: Callable[[str], None] | None = None,
-                   cluster: str | None = None) -> RunResult:
+                   cluster: str | None = None, live_report: float | None = None) -> RunResult:
     """Play every match the store does not hold yet; resumable at any moment. ``cluster`` (else
-    the config's ``cluster``) is a Dask scheduler address to play on instead of local workers."""
+    the config's ``cluster``) is a Dask scheduler address to play on instead of local workers.
+    ``live_report``: render the report's index every that many seconds while playing, and the
+    whole report at the end (:class:`LiveReport`)."""
     address = cluster or prepared.config.cluster
     if backend is None and address:
         from tournaments.cluster import DaskBackend  # Dask is optional: imported only when used
         # connects (or fails) before anything is written; ``workers`` caps the matches in flight
         with DaskBackend(address, max_in_flight=workers,
                          cores_per_match=prepared.config.cores_per_match) as dask_backend:
-            return run_tournament(prepared, backend=dask_backend, progress=progress, say=say)
+            return run_tournament(prepared, backend=dask_backend, progress=progress, say=say,
+                                  live_report=live_report)
     with output_lock(prepared.output):
         store, resumed = open_store(prepared)
         with store:
-            return _play(prepared, store, resumed, workers, backend, progress, say)
+            return _play(prepared, store, resumed, workers, backend, progress, say, live_report)
 
 
 def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
-          backend: Backend | None, show: bool, say: Callable[[str], None] | None) -> RunResult:
+          backend: Backend | None, show: bool, say: Callable[[str], None] | None,
+          live_report: float | None = None) -> RunResult:
     done_ids = store.done_ids()
     todo = [m for m in prepared.schedule.matches if m.id not in done_ids]
     total = len(prepared.schedule)
@@ -273,6 +331,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
     outcome = "error"
     played = 0
+    live = LiveReport(prepared.output, live_report, say).start() if live_report else None
+    report = None
     try:
         with _Interrupts(backend, say):
             bar.draw(force=True)
@@ -300,6 +360,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         bar.close()
         with contextlib.suppress(Exception):
             store.end_run(run_id, outcome)
+        if live is not None:
+            report = live.finish(at_once=outcome in ("aborted", "error"))
     for entrant, bot in zip(prepared.entrants, prepared.bots):
         try:
             changed = played and bot.content_hash() != entrant.content_hash
@@ -311,7 +373,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                 "run: its matches may not be independent of each other, and the run cannot resume "
                 "until the folder is restored")
     done, failures = store.count()
-    return RunResult(outcome, played, done, total, failures, store.path)
+    return RunResult(outcome, played, done, total, failures, store.path, report)
 
 
 def _check_record(match: ScheduledMatch, record: MatchRecord, prepared: Prepared) -> None:
@@ -399,5 +461,5 @@ def replay_match(output: str | Path, match_id: int) -> Replay:
     return Replay(match_id, stored, play_job(job).record, warnings)
 
 
-__all__ = ["Prepared", "RunResult", "Replay", "prepare", "open_store", "run_tournament",
+__all__ = ["Prepared", "RunResult", "LiveReport", "Replay", "prepare", "open_store", "run_tournament",
            "replay_match", "output_lock", "STORE_NAME"]

@@ -32,7 +32,12 @@ from tournaments.config import TournamentConfig
 
 STORE_NAME = "tournament.sqlite"
 SQLITE_HEADER = b"SQLite format 3\0"   # the first 16 bytes of every SQLite database file
-STORE_FORMAT = "arena-tournament-store/2"  # 2: named chance streams, secret seeds
+STORE_FORMAT = "arena-tournament-store/3"  # 2: named chance streams, secret seeds; 3: packed
+# records in the compact form (docs/match-record.md), entrants' descriptions. A store of format 2
+# reads the same (its records are zlib of the full JSON, its bots have no description); opened to
+# resume, it is marked 3, since the records it then gets are compact, which an arena reading 2
+# alone could not read.
+READABLE_FORMATS = (STORE_FORMAT, "arena-tournament-store/2")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -43,7 +48,8 @@ CREATE TABLE IF NOT EXISTS entrants (
     id           INTEGER PRIMARY KEY,      -- 0-based index in the config's entrant order
     name         TEXT NOT NULL UNIQUE,
     path         TEXT NOT NULL,            -- absolute bot folder
-    content_hash TEXT NOT NULL             -- sha256 of the folder's files (BotSpec.content_hash)
+    content_hash TEXT NOT NULL,            -- sha256 of the folder's files (BotSpec.content_hash)
+    description  TEXT NOT NULL DEFAULT ''  -- bot.toml's description (absent from older stores)
 );
 CREATE TABLE IF NOT EXISTS matches (
     id           INTEGER PRIMARY KEY,      -- 1-based place in the schedule
@@ -85,6 +91,7 @@ class Entrant:
     name: str
     path: str
     content_hash: str
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -154,7 +161,7 @@ class Store:
         if fmt is None:
             conn.close()
             raise ArenaError(f"{path}: not a tournament store (it has no format marker)")
-        if fmt != STORE_FORMAT:
+        if fmt not in READABLE_FORMATS:
             conn.close()
             older = isinstance(fmt, str) and fmt.startswith("arena-tournament-store/")
             raise ArenaError(
@@ -164,6 +171,10 @@ class Store:
                    "tournament again in another output folder" if older else ""))
         if write:
             store._pragmas()
+            if fmt != STORE_FORMAT:
+                with store._transaction():
+                    conn.execute("UPDATE meta SET value = ? WHERE key = 'format'",
+                                 (json.dumps(STORE_FORMAT),))
         return store
 
     @staticmethod
@@ -256,8 +267,9 @@ class Store:
             }
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
                              [(k, json.dumps(v)) for k, v in meta.items()])
-            conn.executemany("INSERT INTO entrants (id, name, path, content_hash) VALUES (?,?,?,?)",
-                             [(e.id, e.name, e.path, e.content_hash) for e in entrants])
+            conn.executemany(
+                "INSERT INTO entrants (id, name, path, content_hash, description) VALUES (?,?,?,?,?)",
+                [(e.id, e.name, e.path, e.content_hash, e.description) for e in entrants])
         return store
 
     def _pragmas(self) -> None:
@@ -323,7 +335,11 @@ class Store:
         return self._meta("created_at")
 
     def entrants(self) -> list[Entrant]:
-        rows = self._conn.execute("SELECT id, name, path, content_hash FROM entrants ORDER BY id")
+        # A store made before descriptions were kept has no such column: its bots have none.
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(entrants)")}
+        description = "description" if "description" in columns else "''"
+        rows = self._conn.execute(
+            f"SELECT id, name, path, content_hash, {description} FROM entrants ORDER BY id")
         return [Entrant(*row) for row in rows]
 
     def done_ids(self) -> set[int]:
@@ -354,8 +370,14 @@ class Store:
         return _match_row(row)
 
     def record(self, match_id: int) -> MatchRecord:
-        """The full match record of a finished match."""
-        return MatchRecord.from_json(self.record_json(match_id))
+        """The full match record of a finished match, each seat's bot folder written back from the
+        entrants table (the packed record leaves it out)."""
+        record = MatchRecord.from_json(self.record_json(match_id))
+        paths = {e.name: e.path for e in self.entrants()}
+        for seat in record.seats:
+            if not seat.get("path") and seat.get("name") in paths:
+                seat["path"] = paths[seat["name"]]
+        return record
 
     def record_json(self, match_id: int) -> str:
         """The full match record of a finished match as the stored JSON text (docs/match-record.md)."""
@@ -363,6 +385,19 @@ class Store:
         if row is None:
             raise ArenaError(self._missing(match_id))
         return MatchRecord.unpack_json(row[0])
+
+    def record_blobs(self, skip: set[int] | frozenset[int] = frozenset()) -> Iterator[tuple[int, bytes]]:
+        """(id, packed record) of every finished match whose id is not in ``skip``, in id order:
+        the bytes as stored (``MatchRecord.unpack`` reads them)."""
+        if not skip:
+            yield from self._conn.execute("SELECT id, record FROM matches ORDER BY id")
+            return
+        ids = [row[0] for row in self._conn.execute("SELECT id FROM matches ORDER BY id")]
+        for mid in ids:
+            if mid not in skip:
+                row = self._conn.execute("SELECT record FROM matches WHERE id = ?", (mid,)).fetchone()
+                if row is not None:
+                    yield mid, row[0]
 
     def _missing(self, match_id: int) -> str:
         planned = self.planned

@@ -4,10 +4,11 @@ from __future__ import annotations
 from arena.errors import UnknownGameError
 from arena.game import Game
 from arena.games.block import Block
+from arena.games.dice_1000 import Dice1000
 from arena.games.domino_cribbage import DominoCribbage
 from arena.games.thousand import Thousand
 
-GAMES: dict[str, Game] = {game.name: game for game in (Block(), DominoCribbage(), Thousand())}
+GAMES: dict[str, Game] = {game.name: game for game in (Block(), Dice1000(), DominoCribbage(), Thousand())}
 
 
 def get_game(name: str) -> Game:

@@ -1,9 +1,16 @@
 /* The replay viewer: steps through a match record, decision by decision.
  *
- * Generic part only. It reads the record embedded in the page
- * (<script type="application/json" id="match-record">), folds its events into frames with the
- * drawer registered for record.game, and wires the buttons, the slider and the keyboard
- * (Left/Right, Home/End, PageUp/PageDown for deals, Space to play).
+ * Generic part only. new Arena.Viewer(root, record) folds the record's events into frames with
+ * the drawer registered for record.game, and wires the buttons, the slider, the speed and the
+ * keyboard (Left/Right, Home/End, PageUp/PageDown for deals, Space to play). The record comes
+ * from records/<id>.js (Arena.loadRecord: the packed form, see arena/record.py and
+ * docs/match-record.md), loaded by match.js; a page may still embed one as
+ * <script type="application/json" id="match-record">.
+ *
+ * Numbering (docs/reports.md): steps count from 0 (step 0 is the start) and the address follows
+ * them (#step=N); decisions count from 0 as the protocol's `decision` field does, and as failure
+ * reasons say. A seat that failed at a decision gets a last step of its own: the decision offered,
+ * what the bot answered (or that it timed out or crashed), and its stderr tail.
  *
  * A game plugs in with Arena.registerGame(name, drawer), where drawer has:
  *   initial(record)            -> state before the first event
@@ -57,6 +64,82 @@
     },
   };
 
+  /* ----- the packed record (arena/record.py: pack_dict, expand) ----- */
+
+  /* A record script's string (one character per byte, read as x-user-defined) as bytes. A web
+   * server that declares the script's encoding overrides the script's charset: windows-1252 and
+   * latin-1 can be undone; UTF-8 loses bytes, and is said plainly. */
+  var CP1252 = { 0x20AC: 0x80, 0x201A: 0x82, 0x0192: 0x83, 0x201E: 0x84, 0x2026: 0x85, 0x2020: 0x86,
+    0x2021: 0x87, 0x02C6: 0x88, 0x2030: 0x89, 0x0160: 0x8A, 0x2039: 0x8B, 0x0152: 0x8C, 0x017D: 0x8E,
+    0x2018: 0x91, 0x2019: 0x92, 0x201C: 0x93, 0x201D: 0x94, 0x2022: 0x95, 0x2013: 0x96, 0x2014: 0x97,
+    0x02DC: 0x98, 0x2122: 0x99, 0x0161: 0x9A, 0x203A: 0x9B, 0x0153: 0x9C, 0x017E: 0x9E, 0x0178: 0x9F };
+  function bytesOf(text) {
+    var out = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i);
+      if (c < 0x100) out[i] = c;
+      else if (c >= 0xF780 && c <= 0xF7FF) out[i] = c & 0xff;
+      else if (CP1252[c] !== undefined) out[i] = CP1252[c];
+      else throw new Error("the record script was read as text in another encoding (a web server " +
+        "that sends .js files as UTF-8?): serve records/*.js without a charset, or open the site from disk");
+    }
+    return out;
+  }
+
+  /* The full record from its compact form (the inverse of arena.record.compact). */
+  Arena.expandRecord = function (data) {
+    if (!data.compact) return data;
+    var out = {};
+    Object.keys(data).forEach(function (k) {
+      if (k !== "compact" && k !== "strings" && k !== "decisions" && k !== "events") out[k] = data[k];
+    });
+    var strings = data.strings, d = data.decisions, decisions = [];
+    for (var i = 0; i < d.seat.length; i++) {
+      var legal = d.legal[i].map(function (j) { return strings[j]; });
+      decisions.push({ seat: d.seat[i], legal: legal, action: legal[d.pick[i]], ms: d.ms[i] });
+    }
+    var k = 0;
+    out.events = data.events.map(function (e) {
+      if (e && typeof e === "object" && e.type !== undefined) return e;
+      var dec = decisions[k++];
+      var ev = { type: "action", seat: dec.seat, action: dec.action };
+      if (e) Object.keys(e).forEach(function (key) { ev[key] = e[key]; });
+      return ev;
+    });
+    out.decisions = decisions;
+    return out;
+  };
+
+  /* Inflate a packed record (zlib) and expand it: a Promise of the full record. */
+  Arena.unpackRecord = function (text) {
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error("this browser cannot inflate the record (no DecompressionStream); use a current Chrome, Edge, Firefox or Safari"));
+    }
+    var bytes;
+    try { bytes = bytesOf(text); } catch (e) { return Promise.reject(e); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).text().then(function (json) { return Arena.expandRecord(JSON.parse(json)); });
+  };
+
+  /* Called by records/<id>.js. */
+  var waiting = {};
+  Arena.loadRecord = function (id, text) {
+    var cb = waiting[id];
+    if (cb) { delete waiting[id]; cb(text); }
+    else (Arena.loadedRecords = Arena.loadedRecords || {})[id] = text;
+  };
+  /* Load records/<id>.js (a script: browsers refuse fetch from file://) relative to `base`. */
+  Arena.requestRecord = function (base, id) {
+    return new Promise(function (resolve, reject) {
+      waiting[id] = function (text) { Arena.unpackRecord(text).then(resolve, reject); };
+      var s = document.createElement("script");
+      s.charset = "x-user-defined";
+      s.src = base + "records/" + id + ".js";
+      s.onerror = function () { delete waiting[id]; reject(new Error("missing")); };
+      document.head.appendChild(s);
+    });
+  };
+
   function buildFrames(record, drawer, ctx) {
     var frames = [];
     var state = drawer.initial(record, ctx);
@@ -77,6 +160,14 @@
     });
     // The state before the first event has nothing to show when the match starts with a deal.
     if (frames.length > 1 && frames[1].decision === null) frames.shift();
+    // A seat that failed at a decision: that decision as a step of its own (the record's
+    // statuses[].failure), numbered as the decisions before it are.
+    (record.statuses || []).forEach(function (st, seat) {
+      var f = st && st.failure;
+      if (!f) return;
+      var ev = { type: "failure", seat: seat, status: st.status, decision: f.decision };
+      frames.push({ state: state, event: ev, decision: f.decision, failure: f, status: st, index: frames.length });
+    });
     frames.forEach(function (f, i) { f.index = i; });
     return frames;
   }
@@ -104,6 +195,7 @@
     this.frames = buildFrames(record, this.drawer, this.ctx);
     this.pos = 0;
     this.timer = null;
+    this.speed = 1;
     this.q = function (sel) { return root.querySelector(sel); };
     this.wire();
   }
@@ -116,6 +208,11 @@
     slider.max = last;
     slider.value = 0;
     slider.addEventListener("input", function () { self.go(parseInt(slider.value, 10)); });
+    var speed = this.q(".replay-speed");
+    if (speed) speed.addEventListener("change", function () {
+      self.speed = parseFloat(speed.value) || 1;
+      if (self.timer) { self.stop(); self.toggle(); }
+    });
     var actions = {
       first: function () { self.go(0); },
       "prev-section": function () { self.go(self.sectionStart(-1)); },
@@ -152,11 +249,11 @@
     this.go(this.fromHash(0));
   };
 
-  /* "#step=N" (1-based, as shown) or "#end" in the address opens the replay there. */
+  /* "#step=N" (from 0, as shown) or "#end" in the address opens the replay there. */
   Viewer.prototype.fromHash = function (fallback) {
     var hash = window.location.hash || "";
     var m = /^#step=(\d+)$/.exec(hash);
-    if (m) return Math.max(0, parseInt(m[1], 10) - 1);
+    if (m) return Math.max(0, Math.min(this.frames.length - 1, parseInt(m[1], 10)));
     if (hash === "#end") return this.frames.length - 1;
     return fallback;
   };
@@ -186,7 +283,7 @@
     this.timer = window.setInterval(function () {
       if (self.pos >= self.frames.length - 1) self.stop();
       else self.go(self.pos + 1);
-    }, 700);
+    }, 700 / this.speed);
     this.q('[data-step="play"]').textContent = "❚❚ Pause";
   };
 
@@ -204,8 +301,9 @@
     var rec = this.record;
     this.q(".replay-slider").value = this.pos;
     var decisions = rec.decisions || [];
-    var pos = "Step " + (this.pos + 1) + " of " + this.frames.length;
-    if (frame.decision !== null) pos += " · decision " + (frame.decision + 1) + " of " + decisions.length;
+    var pos = "Step " + this.pos + " of 0–" + last;
+    if (frame.failure) pos += " · decision " + frame.decision + ": failed";
+    else if (frame.decision !== null) pos += " · decision " + frame.decision + " of 0–" + (decisions.length - 1);
     if (this.drawer.section) pos = this.drawer.section(frame.state) + " · " + pos;
     this.q(".replay-position").textContent = pos;
     this.root.setAttribute("data-frame", String(this.pos));
@@ -216,9 +314,15 @@
       var fwd = name === "last" || name === "next" || name === "next-section";
       b.disabled = (back && this.pos === 0) || (fwd && this.pos === last);
     }, this);
+    // the address follows the step, so that a link points at this moment
+    var hash = "#step=" + this.pos;
+    if (window.location.hash !== hash) {
+      try { window.history.replaceState(null, "", hash); } catch (e) { /* some file:// pages */ }
+    }
     this.drawScores(frame);
     this.drawCaption(frame);
     this.drawDecision(frame);
+    this.drawFailure(frame);
     var board = this.q(".replay-board");
     board.replaceChildren(this.drawer.draw(frame.state, frame, this.ctx));
     this.drawOutcome(frame);
@@ -240,18 +344,64 @@
     }));
   };
 
-  Viewer.prototype.drawCaption = function (frame) {
+  /* One line of text for a frame: the drawer's caption, or the event's type and seat. */
+  Viewer.prototype.captionText = function (frame) {
     var text;
     var ev = frame.event;
     if (!ev) text = "Before the first move.";
+    else if (frame.failure) text = failureText(frame, this.ctx);
     else if (this.drawer.caption) text = this.drawer.caption(ev, this.ctx, frame.state);
     if (!text && ev) text = ev.type + (ev.seat !== undefined ? " by " + this.ctx.seatName(ev.seat) : "");
-    this.q(".replay-caption").textContent = text || "";
+    return text || "";
+  };
+
+  Viewer.prototype.drawCaption = function (frame) {
+    this.q(".replay-caption").textContent = this.captionText(frame);
+  };
+
+  function failureText(frame, ctx) {
+    var f = frame.failure, who = ctx.seatName(frame.event.seat);
+    var said = {
+      timeout: who + " did not answer in time",
+      crash: who + " crashed without answering",
+      illegal_action: who + " answered an action that is not legal",
+      protocol_error: who + " answered with a message that breaks the protocol",
+    }[f.kind] || who + " failed (" + f.kind + ")";
+    return "Decision " + f.decision + ": " + said + ", and loses the match.";
+  }
+
+  /* The failing decision: what was offered, what the bot answered, its reason and stderr. */
+  Viewer.prototype.drawFailure = function (frame) {
+    var box = this.q(".replay-failure");
+    if (!box) return;
+    if (!frame.failure) { box.replaceChildren(); box.hidden = true; return; }
+    box.hidden = false;
+    var f = frame.failure, st = frame.status, seat = frame.event.seat;
+    var answer = f.answer === null || f.answer === undefined
+      ? h("span", { class: "muted", text: f.kind === "timeout" ? "no answer (timed out)" : "no answer" })
+      : h("code", { class: "replay-answer", text: f.answer });
+    var legal = f.legal || [];
+    box.replaceChildren(
+      h("div", { class: "replay-decision-head" }, [
+        h("span", { class: "seat-dot seat-" + seat }),
+        h("strong", { text: this.ctx.seatName(seat) }),
+        " was offered " + legal.length + " legal action" + (legal.length === 1 ? "" : "s") + " at decision " + f.decision + " and answered ",
+        answer,
+        h("span", { class: "badge badge-bad", text: st.status }),
+      ]),
+      h("ul", { class: "chips", "aria-label": "legal actions offered" }, legal.map(function (a) {
+        return h("li", { class: "chip", text: a });
+      })),
+      st.reason ? h("p", { class: "replay-failure-reason", text: st.reason }) : null,
+      st.stderr_tail
+        ? h("details", { open: "open" }, [h("summary", { text: "stderr, last lines" }), h("pre", { class: "log", text: st.stderr_tail })])
+        : h("p", { class: "muted small", text: "No stderr output." })
+    );
   };
 
   Viewer.prototype.drawDecision = function (frame) {
     var box = this.q(".replay-decision");
-    if (frame.decision === null) { box.replaceChildren(); box.hidden = true; return; }
+    if (frame.decision === null || frame.failure) { box.replaceChildren(); box.hidden = true; return; }
     box.hidden = false;
     var d = (this.record.decisions || [])[frame.decision];
     if (!d) { box.replaceChildren(); box.hidden = true; return; }
@@ -260,9 +410,10 @@
       return h("li", { class: "chip" + (chosen ? " chip-chosen" : ""), title: chosen ? "played" : "legal, not played" },
                [chosen ? "✔ " : "", a]);
     });
-    var ms = typeof d.ms === "number" ? d.ms.toFixed(d.ms < 10 ? 2 : 0) + " ms" : "";
+    var ms = typeof d.ms === "number" ? d.ms.toFixed(d.ms < 10 ? 1 : 0) + " ms" : "";
     box.replaceChildren(
       h("div", { class: "replay-decision-head" }, [
+        h("span", { class: "muted", text: "Decision " + frame.decision + ": " }),
         h("span", { class: "seat-dot seat-" + d.seat }),
         h("strong", { text: this.ctx.seatName(d.seat) }),
         " chose ",
@@ -295,10 +446,15 @@
     box.replaceChildren(h("h3", { text: "Match result" }), h("ol", { class: "replay-result" }, items));
   };
 
+  Arena.Viewer = Viewer;
+  Arena.recordBytes = bytesOf;
+  Arena.buildFrames = buildFrames;
+  Arena.failureText = failureText;
+
   function boot() {
     var data = document.getElementById("match-record");
     var root = document.getElementById("replay");
-    if (!data || !root) return;
+    if (!data || !root) return;  // match.js loads the record
     var record = JSON.parse(data.textContent);
     Arena.viewer = new Viewer(root, record);
   }

@@ -57,6 +57,11 @@ def _block_check_result(state, result):
         assert result == Result.from_scores(result.scores)
 
 
+def _dice_1000_check_result(state, result):
+    capped = any(e["type"] == "capped" for e in state.events)
+    assert capped or max(result.scores) >= 1000
+
+
 def _domino_cribbage_check_result(state, result):
     target = state.options.target
     if any(e["type"] == "capped" for e in state.events):
@@ -70,6 +75,12 @@ SPECS: dict[str, Spec] = {
                                {"first_leader": "highest_double"}, {"hand_size": 7},
                                {"max_deals": 2}],
                   check_result=_block_check_result),
+    "dice-1000": Spec(option_sets=[{}, {"variant": "B75_850"}, {"barrel": "open"},
+                                   {"barrel": "none", "straights": True},
+                                   {"bolt_streak": "consecutive", "bolts_when_restricted": True,
+                                    "floor_at_zero": False},
+                                   {"max_rounds": 3}],
+                      check_result=_dice_1000_check_result, seeds=range(6)),
     "domino-cribbage": Spec(option_sets=[{}, {"starter_in_pegging_count": False},
                                          {"target": 61, "zero_tile_rescores_15": False},
                                          {"heels_points": 0, "show_double_bonus": 2,

@@ -72,9 +72,22 @@ class Browser:
         self.driver.set_window_size(width, height)
 
     def open(self, path: Path, fragment: str = "") -> None:
+        """Open a page (``fragment``: "?match=3#step=2", "#end"); on the replay page, wait until
+        its record has loaded (records load on demand, as scripts) or it said why not."""
         self.console()  # forget what earlier pages said
         self.driver.get("about:blank")
         self.driver.get(path.resolve().as_uri() + fragment)
+        self.wait("var s = document.querySelector('.match-status');"
+                  "return !s || (window.Arena && Arena.viewer) || !/Loading/.test(s.textContent);")
+
+    def wait(self, script: str, timeout: float = 10.0) -> Any:
+        """Until ``script`` returns something true; that value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = self.js(script)
+            if value or time.monotonic() > deadline:
+                return value
+            time.sleep(0.05)
 
     def console(self) -> list[dict[str, Any]]:
         return self.driver.get_log("browser")

@@ -33,8 +33,12 @@ def shots() -> Path:
     return screenshot_dir()
 
 
-def page_types(site: Site) -> dict[str, Path]:
-    """One page of each type."""
+def replay(site: Site, match_id: int) -> tuple[Path, str]:
+    return site.site_dir / "replay.html", f"?match={match_id}"
+
+
+def page_types(site: Site) -> dict[str, tuple[Path, str]]:
+    """One page of each type (the page and what follows its address)."""
     with Store.open(site.store_dir) as store:
         ratings = compute_ratings(store)
         matches = store.matches()
@@ -42,20 +46,20 @@ def page_types(site: Site) -> dict[str, Path]:
     failed = next(m for m in matches if m.failed)
     bot = next((site.site_dir / "bots").glob(f"{evil.entrant.id}-*.html"))
     return {
-        "index": site.index,
-        "head-to-head": site.site_dir / "head-to-head.html",
-        "matches": site.site_dir / "matches" / "list-1.html",
-        "bot": bot,
-        "match": site.site_dir / "matches" / f"{matches[0].id}.html",
-        "match-failed": site.site_dir / "matches" / f"{failed.id}.html",
+        "index": (site.index, ""),
+        "head-to-head": (site.site_dir / "head-to-head.html", ""),
+        "matches": (site.site_dir / "matches" / "list-1.html", ""),
+        "bot": (bot, ""),
+        "match": replay(site, matches[0].id),
+        "match-failed": replay(site, failed.id) + ("#end",),
     }
 
 
 def test_every_page_type_loads_without_errors(browser: Browser, two_player: Site, shots: Path) -> None:
-    for kind, page in page_types(two_player).items():
+    for kind, (page, *address) in page_types(two_player).items():
         for label, (width, height) in (("", DESKTOP), ("-phone", PHONE)):
             browser.size(width, height)
-            browser.open(page)
+            browser.open(page, "".join(address))
             assert browser.errors() == [], (kind, label)
             assert browser.no_alert(), f"{kind}: a bot's text ran as script"
             # phone width: the page itself never scrolls sideways (wide tables scroll inside)
@@ -87,7 +91,7 @@ def test_the_replay_ends_on_the_stored_scores(browser: Browser, two_player: Site
         with Store.open(site.store_dir) as store:
             rows = store.matches()
         for row in rows:
-            browser.open(site.site_dir / "matches" / f"{row.id}.html")
+            browser.open(*replay(site, row.id))
             assert browser.css("#replay").get_attribute("data-frame") == "0"
             browser.keys("\ue010")  # End
             root = browser.css("#replay")
@@ -104,12 +108,12 @@ def test_the_replay_steps_through_every_decision(browser: Browser, two_player: S
     with Store.open(two_player.store_dir) as store:
         row = min(store.matches(), key=lambda m: store.record(m.id).events.__len__())
         record = store.record(row.id)
-    browser.open(two_player.site_dir / "matches" / f"{row.id}.html")
+    browser.open(*replay(two_player, row.id))
     root = browser.css("#replay")
     frames = browser.js("return Arena.viewer.frames.length")
     seen_decisions = []
     for step in range(frames - 1):
-        decision = browser.js("var f = Arena.viewer.frames[Arena.viewer.pos]; return f.decision;")
+        decision = browser.js("var f = Arena.viewer.frames[Arena.viewer.pos]; return f.failure ? null : f.decision;")
         if decision is not None:
             seen_decisions.append(decision)
             # the action taken and the legal alternatives are on screen
@@ -119,7 +123,7 @@ def test_the_replay_steps_through_every_decision(browser: Browser, two_player: S
         browser.keys("\ue014")  # ArrowRight
         assert root.get_attribute("data-frame") == str(step + 1)
     assert root.get_attribute("data-at-end") == "true"
-    seen_decisions.append(browser.js("return Arena.viewer.frames[Arena.viewer.pos].decision"))
+    seen_decisions.append(browser.js("var f = Arena.viewer.frames[Arena.viewer.pos]; return f.failure ? null : f.decision;"))
     assert [d for d in seen_decisions if d is not None] == list(range(len(record.decisions)))
     browser.keys("\ue012")  # ArrowLeft
     assert root.get_attribute("data-frame") == str(frames - 2)
@@ -159,21 +163,22 @@ def test_screenshots_of_the_replay(browser: Browser, two_player: Site, three_pla
     """Mid-deal and end-of-deal pictures of the board, for people to look at."""
     with Store.open(two_player.store_dir) as store:
         row = next(m for m in store.matches() if not m.failed)
-    page = two_player.site_dir / "matches" / f"{row.id}.html"
+    page, query = replay(two_player, row.id)
     browser.size(*DESKTOP)
-    browser.open(page, "#step=9")
+    browser.open(page, query + "#step=8")
     browser.screenshot(shots / "match-mid-deal.png")
     # the first deal's result
-    browser.open(page)
+    browser.open(page, query)
     frames = browser.js("return Arena.viewer.frames.map(function (f) { return f.event && f.event.type; })")
-    browser.open(page, f"#step={frames.index('deal_end') + 1}")
+    browser.open(page, f"{query}#step={frames.index('deal_end')}")
     assert browser.css(".bk-dealend").is_displayed()
     browser.screenshot(shots / "match-deal-end.png")
-    browser.open(page, "#end")
+    browser.open(page, query + "#end")
     browser.screenshot(shots / "match-end.png")
     with Store.open(three_player.store_dir) as store:
         row3 = store.matches()[0]
-    browser.open(three_player.site_dir / "matches" / f"{row3.id}.html", "#step=8")
+    page3, query3 = replay(three_player, row3.id)
+    browser.open(page3, query3 + "#step=7")
     browser.screenshot(shots / "match-3-players.png")
     browser.open(three_player.index)
     browser.screenshot(shots / "index-3-players.png")

@@ -56,9 +56,9 @@ def test_the_cribbage_replay_draws_every_step(browser: Browser, site: tuple[Path
         row = rows[0]
         record = store.record(row.id)
     events = record.events
-    page = site_dir / "matches" / f"{row.id}.html"
+    page, query = site_dir / "replay.html", f"?match={row.id}"
     browser.size(*DESKTOP)
-    browser.open(page)
+    browser.open(page, query)
     assert browser.errors() == []
     at = browser.js("var v = Arena.viewer; return v.frames.map(function (f) {"
                     " return f.event ? v.record.events.indexOf(f.event) : -1; })")
@@ -119,7 +119,7 @@ def test_the_cribbage_replay_draws_every_step(browser: Browser, site: tuple[Path
     assert browser.errors() == []
     # phone width: nothing spills sideways
     browser.size(*PHONE)
-    browser.open(page, "#step=14")
+    browser.open(page, query + "#step=14")
     assert browser.errors() == []
     overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1
@@ -133,7 +133,7 @@ def test_page_down_moves_from_hand_to_hand(browser: Browser, site: tuple[Path, P
         row = store.matches()[0]
         hands = sum(1 for e in store.record(row.id).events if e["type"] == "deal")
     browser.size(*DESKTOP)
-    browser.open(site_dir / "matches" / f"{row.id}.html")
+    browser.open(site_dir / "replay.html", f"?match={row.id}")
     assert browser.css(".replay-position").text.startswith("Hand 1 ")
     for hand in range(2, hands + 1):
         browser.keys("\ue00f")  # PageDown

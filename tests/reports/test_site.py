@@ -4,6 +4,9 @@ from __future__ import annotations
 import filecmp
 import json
 import re
+import shutil
+import sqlite3
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,7 +23,16 @@ from tests.reports.conftest import EVIL_NAME, ROOT, Site
 from tournaments.ratings import compute_ratings
 from tournaments.store import Store
 
-RECORD_RE = re.compile(r'<script type="application/json" id="match-record">(.*?)</script>', re.S)
+RECORD_RE = re.compile(rb'Arena\.loadRecord\((\d+),"(.*)"\);\n', re.S)
+
+
+def read_record_script(path: Path) -> tuple[int, dict]:
+    """The match id and the full record in ``records/<id>.js`` (as the browser reads it)."""
+    from arena.record import expand
+
+    (match_id, body), = RECORD_RE.findall(path.read_bytes())
+    raw = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)), body)
+    return int(match_id), expand(json.loads(zlib.decompress(raw)))
 
 
 def pages(site: Site) -> list[Path]:
@@ -54,11 +66,13 @@ def test_every_page_is_written(two_player: Site) -> None:
     assert (out / "matches" / "list-1.html").is_file()
     assert (out / "head-to-head.html").is_file()
     for match_id in ids:
-        assert (out / "matches" / f"{match_id}.html").is_file()
+        assert (out / "records" / f"{match_id}.js").is_file()
+    assert (out / "replay.html").is_file() and (out / "site.js").is_file()
+    assert not list((out / "matches").glob("[0-9]*.html"))  # one replay page, not one per match
     bot_pages = sorted(p.name for p in (out / "bots").glob("*.html"))
     assert len(bot_pages) == len(entrants)
     assert all(re.fullmatch(r"\d+-[a-z0-9-]+\.html", name) for name in bot_pages), bot_pages
-    for asset in ("report.css", "replay.js", "draw.js", "draw.css", "games/block.js",
+    for asset in ("report.css", "replay.js", "match.js", "draw.js", "draw.css", "games/block.js",
                   "games/block.css"):
         assert (out / "static" / asset).is_file()
 
@@ -72,10 +86,10 @@ def test_untrusted_text_is_escaped_everywhere(two_player: Site) -> None:
         assert "<b>cup</b>" not in html and "<b>on purpose</b>" not in html, page
         # the only script elements are the site's own
         for tag in re.findall(r"<script[^>]*>", html):
-            assert tag in ('<script type="application/json" id="match-record">',
-                           '<script src="../static/replay.js">',
-                           '<script src="../static/draw.js">',
-                           '<script src="../static/games/block.js">'), (page, tag)
+            assert tag in ('<script src="site.js">', '<script src="static/replay.js">',
+                           '<script src="static/draw.js">', '<script src="static/match.js">',
+                           '<script src="static/games/block.js">',
+                           '<script src="static/index.js">'), (page, tag)
     assert escaped in two_player.index.read_text(encoding="utf-8")
     bot_page = next((two_player.site_dir / "bots").glob("*-script-alert-1-script.html"))
     html = bot_page.read_text(encoding="utf-8")
@@ -83,13 +97,43 @@ def test_untrusted_text_is_escaped_everywhere(two_player: Site) -> None:
     assert "&lt;/pre&gt;&lt;script&gt;alert(2)" in html  # its stderr tail, as text
 
 
-def test_match_pages_embed_the_stored_record(two_player: Site) -> None:
+def test_record_scripts_hold_the_stored_record(two_player: Site) -> None:
     with stored(two_player) as store:
         for row in store.matches():
-            html = (two_player.site_dir / "matches" / f"{row.id}.html").read_text(encoding="utf-8")
-            (text,) = RECORD_RE.findall(html)
-            assert "</" not in text
-            assert json.loads(text) == json.loads(store.record(row.id).to_json())
+            match_id, record = read_record_script(two_player.site_dir / "records" / f"{row.id}.js")
+            assert match_id == row.id
+            full = json.loads(store.record(row.id).to_json())
+            for seat in full["seats"]:
+                seat.pop("path", None)
+            for d in full["decisions"]:
+                d["ms"] = round(d["ms"], 1)
+            assert record == full
+
+
+def test_no_organiser_folder_is_published(two_player: Site) -> None:
+    """Bot folders can hold students' names: no page, record or data file carries them."""
+    with stored(two_player) as store:
+        paths = [e.path for e in store.entrants()]
+        described = [e for e in store.entrants() if e.description]
+    assert described, "the bundled bots have descriptions"
+    for f in two_player.site_dir.rglob("*"):
+        if f.is_file() and f.suffix in (".html", ".js"):
+            data = f.read_bytes()
+            if f.parent.name == "records":
+                data = json.dumps(read_record_script(f)[1]).encode()
+            for path in paths:
+                assert path.encode() not in data, (f, path)
+    for e in described:
+        page = next((two_player.site_dir / "bots").glob(f"{e.id}-*.html")).read_text(encoding="utf-8")
+        assert e.description.replace("'", "&#39;") in page
+
+
+def test_match_lists_spend_no_column_on_the_seed(two_player: Site) -> None:
+    with stored(two_player) as store:
+        seeds = [str(m.seed) for m in store.matches()]
+    html = (two_player.site_dir / "matches" / "list-1.html").read_text(encoding="utf-8")
+    assert ">Seed<" not in html
+    assert not any(seed in html for seed in seeds)
 
 
 def test_embedded_json_cannot_close_its_element() -> None:
@@ -138,6 +182,56 @@ def test_rendering_again_gives_the_same_files(two_player: Site, tmp_path: Path) 
     assert ours == theirs
     _, mismatch, errors = filecmp.cmpfiles(two_player.site_dir, again, [str(p) for p in ours], shallow=False)
     assert mismatch == [] and errors == []
+    # and rendering over it rewrites nothing
+    before = {p: p.stat().st_mtime_ns for p in again.rglob("*") if p.is_file()}
+    render_site(two_player.store_dir, again)
+    assert [p for p, m in before.items() if p.stat().st_mtime_ns != m] == []
+
+
+def test_rendering_after_a_resume_rewrites_only_what_changed(two_player: Site, tmp_path: Path) -> None:
+    """A site rendered when the store held some matches, rendered again when it holds all: the
+    records already there are not written again; the new ones are; unchanged pages stay."""
+    part = tmp_path / "part"
+    part.mkdir()
+    src = sqlite3.connect(two_player.store_dir / "tournament.sqlite")
+    dst = sqlite3.connect(part / "tournament.sqlite")
+    src.backup(dst)
+    src.close()
+    with stored(two_player) as store:
+        ids = [m.id for m in store.matches()]
+    late = ids[len(ids) // 2:]
+    dst.execute(f"DELETE FROM matches WHERE id IN ({','.join(map(str, late))})")
+    dst.commit()
+    dst.close()
+    site = tmp_path / "site"
+    render_site(part, site)
+    assert not any((site / "records" / f"{i}.js").exists() for i in late)
+    before = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
+    render_site(two_player.store_dir, site)
+    changed = {str(p.relative_to(site)) for p, m in before.items() if p.stat().st_mtime_ns != m}
+    assert not any(c.startswith("records/") for c in changed), changed
+    assert not any(c.startswith("static/") for c in changed), changed
+    assert "index.html" in changed and "site.js" in changed
+    assert all((site / "records" / f"{i}.js").exists() for i in late)
+    # the result is the site a fresh render makes
+    fresh = tmp_path / "fresh"
+    render_site(two_player.store_dir, fresh)
+    names = sorted(str(p.relative_to(fresh)) for p in fresh.rglob("*") if p.is_file())
+    assert names == sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file())
+    _, mismatch, errors = filecmp.cmpfiles(fresh, site, names, shallow=False)
+    assert mismatch == [] and errors == []
+
+
+def test_a_live_report_reloads_itself_until_the_end(two_player: Site, tmp_path: Path) -> None:
+    site = tmp_path / "live"
+    index = render_site(two_player.store_dir, site, live=True)
+    html = index.read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="30">' in html
+    assert "The tournament is running" in html
+    assert not (site / "records").exists()  # cheap: the index and head to head only
+    render_site(two_player.store_dir, site)
+    html = index.read_text(encoding="utf-8")
+    assert "http-equiv" not in html and "The tournament is running" not in html
 
 
 def test_match_lists_are_split_into_pages(two_player: Site, tmp_path: Path, monkeypatch) -> None:
@@ -239,4 +333,50 @@ def test_every_drawer_has_its_styles_and_the_shared_library_draws_for_all() -> N
         assert js.with_suffix(".css").is_file(), js
         code = js.read_text(encoding="utf-8")
         assert "Arena.registerGame(" in code
-        assert "svg:circle" not in code, f"{js.name} draws pips itself; use Arena.draw"
+        for own in ("var PIPS", "die-pip", "tile-body", "pcard-suit"):
+            assert own not in code, f"{js.name} draws tiles, dice or cards itself; use Arena.draw"
+
+
+def test_a_store_of_format_2_still_renders(two_player: Site, tmp_path: Path) -> None:
+    """A store written before records were packed compactly and descriptions kept: its records
+    are packed again for the site (without the bot folders inside them), its bots have no
+    description, and opening it to resume marks it with the current format."""
+    from arena.record import MatchRecord, is_compact
+    from tournaments.store import STORE_FORMAT
+
+    old = tmp_path / "old"
+    old.mkdir()
+    src = sqlite3.connect(two_player.store_dir / "tournament.sqlite")
+    dst = sqlite3.connect(old / "tournament.sqlite")
+    src.backup(dst)
+    src.close()
+    with stored(two_player) as store:
+        paths = {e.name: e.path for e in store.entrants()}
+    for mid, blob in dst.execute("SELECT id, record FROM matches").fetchall():
+        data = MatchRecord.unpack(blob).to_dict()
+        for seat in data["seats"]:
+            seat["path"] = paths[seat["name"]]
+        full = zlib.compress(json.dumps(data).encode(), 6)
+        assert not is_compact(full)
+        dst.execute("UPDATE matches SET record = ? WHERE id = ?", (full, mid))
+    dst.execute("ALTER TABLE entrants DROP COLUMN description")
+    dst.execute("UPDATE meta SET value = ? WHERE key = 'format'", (json.dumps("arena-tournament-store/2"),))
+    dst.commit()
+    dst.close()
+    site = tmp_path / "site"
+    (site / "matches").mkdir(parents=True)
+    (site / "matches" / "1.html").write_text(f"a page per match, as an older arena wrote: {paths}")
+    render_site(old, site)
+    assert not (site / "matches" / "1.html").exists()
+    with stored(two_player) as store:
+        for row in store.matches():
+            _, record = read_record_script(site / "records" / f"{row.id}.js")
+            assert record["scores"] == list(row.scores)
+            assert all("path" not in seat for seat in record["seats"])
+    for path in paths.values():
+        assert path not in (site / "index.html").read_text(encoding="utf-8")
+    with Store.open(old) as store:
+        assert all(e.description == "" for e in store.entrants())
+    Store.open(old, write=True).close()
+    with Store.open(old) as store:
+        assert store._meta("format") == STORE_FORMAT

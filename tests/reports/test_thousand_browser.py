@@ -50,15 +50,15 @@ def test_the_thousand_board(browser: Browser, site: Site) -> None:
     with Store.open(site.store_dir) as store:
         row = store.matches()[0]
         record = store.record(row.id)
-    page = site.site_dir / "matches" / f"{row.id}.html"
+    page, query = site.site_dir / "replay.html", f"?match={row.id}"
     browser.size(*DESKTOP)
-    browser.open(page)
+    browser.open(page, query)
     assert browser.errors() == []
     types = browser.js("return Arena.viewer.frames.map(function (f) { return f.event && f.event.type; })")
     assert "trick" in types and "deal_score" in types
     # mid-auction / after the exchange / a finished trick
     first_trick = types.index("trick")
-    browser.open(page, f"#step={first_trick + 1}")
+    browser.open(page, f"{query}#step={first_trick}")
     assert browser.errors() == []
     cards = browser.all(".th-hand .pcard")
     assert cards, "the hands are drawn as cards"
@@ -74,10 +74,10 @@ def test_the_thousand_board(browser: Browser, site: Site) -> None:
     if any(e["type"] == "action" and e["action"].startswith("give ") for e in record.events):
         assert browser.all(".th-given .pcard")
     score_at = types.index("deal_score")
-    browser.open(page, f"#step={score_at + 1}")
+    browser.open(page, f"{query}#step={score_at}")
     assert browser.css(".th-dealscore table").is_displayed()
     browser.screenshot(shots / "thousand-deal-score.png")
-    browser.open(page, "#end")
+    browser.open(page, query + "#end")
     assert browser.css(".th-sheet table").is_displayed()
     assert browser.css("#replay").get_attribute("data-at-end") == "true"
     boxes = browser.all(".replay-scores .replay-score")
@@ -85,14 +85,14 @@ def test_the_thousand_board(browser: Browser, site: Site) -> None:
     assert scores == list(row.scores)
     browser.screenshot(shots / "thousand-end.png")
     browser.size(*PHONE)
-    browser.open(page, f"#step={first_trick + 1}")
+    browser.open(page, f"{query}#step={first_trick}")
     overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1
     browser.screenshot(shots / "thousand-phone.png")
     browser.size(*DESKTOP)
     # every frame draws without an error
     frames = browser.js("return Arena.viewer.frames.length")
-    browser.open(page)
+    browser.open(page, query)
     for _ in range(frames - 1):
         browser.keys("\ue014")
     assert browser.errors() == []

@@ -94,10 +94,11 @@ def test_demo_config_uses_the_bundled_bots() -> None:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_demo_config_of_every_game(name: str) -> None:
-    """Each game's demo: the bundled bots that play it, at the game's default player count."""
+    """Each game's demo: the bundled bots that play it, at the game's demo (else default) count."""
     game = GAMES[name]
     config = demo_config(name)
-    assert config.game == name and config.format.players == game.default_players
+    assert config.game == name
+    assert config.format.players == (game.demo_players or game.default_players)
     expected = {str(b.path) for b in bundled_bots(name)}
     assert expected <= {str(Path(e.path).resolve()) for e in config.entrants}
     assert all(not b.games or name in b.games for b in bundled_bots(name))

@@ -57,8 +57,8 @@ def fingerprint(path: Path) -> tuple:
 def garble(store: Path) -> None:
     data = bytearray(store.read_bytes())
     page = 4096
-    for i in range(page, len(data), 3 * page // 2):   # every page but the first, partly overwritten
-        data[i + 100:i + 300] = b"\xa5" * 200
+    for i in range(page, len(data), page):   # every page but the first, its header overwritten
+        data[i:i + 200] = b"\xa5" * 200
     store.write_bytes(bytes(data))
 
 

@@ -1,0 +1,5 @@
+"""The expected-value Dice 1000 bot: the calculation is in strategy.py; this file connects it."""
+from protocol import sdk
+from strategy import choose
+
+sdk.run(lambda observation, legal: choose(observation, legal, sdk.hello.get("options")))

@@ -1,0 +1,57 @@
+"""The live report: while a tournament runs, its index is rendered every few seconds and reloads
+itself in the browser; at the end the whole report is rendered without the reloading."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.reports.conftest import ROOT
+from tournaments.backends import SerialBackend
+from tournaments.config import parse_config
+from tournaments.run import prepare, run_tournament
+
+
+class Watching(SerialBackend):
+    """Plays serially, and after the second match waits for the live index and keeps its text."""
+
+    def __init__(self, index: Path) -> None:
+        super().__init__()
+        self.index = index
+        self.seen: str | None = None
+
+    def run(self, jobs):
+        for n, finished in enumerate(super().run(jobs), start=1):
+            yield finished
+            if n == 2:
+                deadline = time.monotonic() + 15
+                while time.monotonic() < deadline:
+                    if self.index.is_file() and "2 of" in self.index.read_text(encoding="utf-8"):
+                        break
+                    time.sleep(0.05)
+                self.seen = self.index.read_text(encoding="utf-8") if self.index.is_file() else None
+
+
+def test_the_index_refreshes_while_the_tournament_runs(tmp_path: Path) -> None:
+    config = parse_config({
+        "name": "Live", "game": "block", "seed": 3,
+        "entrants": [str(ROOT / "bots" / "random"), str(ROOT / "bots" / "heavy")],
+        "options": {"target": 10},
+        "format": {"players": 2, "rounds": 2},
+        "ratings": {"draw_probability": 0.01},
+    }, base_dir=tmp_path, source="test", stem="live")
+    out = tmp_path / "out"
+    backend = Watching(out / "index.html")
+    result = run_tournament(prepare(config, out), backend=backend, progress=False,
+                            say=lambda _: None, live_report=0.1)
+    assert result.outcome == "complete"
+    # during the run: the leaderboard so far, reloading itself
+    assert backend.seen is not None
+    assert '<meta http-equiv="refresh" content="30">' in backend.seen
+    assert "The tournament is running" in backend.seen
+    assert 'id="leaderboard"' in backend.seen
+    # at the end: the whole report, not reloading
+    assert result.report == out / "index.html"
+    html = result.report.read_text(encoding="utf-8")
+    assert "http-equiv" not in html and "The tournament is running" not in html
+    assert f"{result.total} played of {result.total}" in html
+    assert (out / "replay.html").is_file() and len(list((out / "records").glob("*.js"))) == result.total

@@ -1,0 +1,343 @@
+"""The pages at the size of a real league, in a real Chromium at desktop and phone widths.
+
+A synthetic class league (18 bots with long names, a long schedule note) for the leaderboard,
+the summary cards, the head-to-head heatmap and the rating history's legend; and one 4-player
+Block match played by the engine, whose last decision is answered with an illegal action, for the
+replay: the long chain at phone width, the failing decision as a step of its own, the address
+that follows the step, and the play speed. Screenshots go to ``test-output/screenshots``.
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.games import get_game
+from arena.options import options_to_dict
+from arena.record import ILLEGAL_ACTION, MatchRecord, SeatStatus
+from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
+from reports.render import SiteWriter
+from tests.reports.browser import DESKTOP, PHONE, Browser
+from tests.reports.conftest import screenshot_dir
+
+BOTS = 18
+NOTE = ("4 players a table: the full schedule of every table and seat rotation would be 3,060 "
+        "matches, so a balanced sample of 600 is played; each pair of bots meets at about the "
+        "same number of tables")
+ANSWER = "6-6:Z"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    b = Browser()
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def league(folder: Path) -> Path:
+    rng = random.Random(4)
+    people = [EntrantInfo(i, f"student-{i:02d}-{'averyveryverylongbotname' if i % 3 == 0 else 'bot'}",
+                          f"/home/teacher/class/student{i}", f"Bot number {i}.") for i in range(BOTS)]
+    rows, history = [], {i: [] for i in range(BOTS)}
+    mu = {i: 25.0 for i in range(BOTS)}
+    for n in range(1, 401):
+        a, b = rng.sample(range(BOTS), 2)
+        win = a if rng.random() < 0.5 + (a - b) / 60 else b
+        ranks = (1, 2) if win == a else (2, 1)
+        rows.append(MatchInfo(id=n, number=n, seats=(a, b), seed=n * 7919, scores=(100, 40) if win == a else (40, 100),
+                              ranks=ranks, statuses=("ok", "ok"), reasons=("", ""), stderr_tails=("", ""),
+                              time_ms=(1.0, 1.0), duration_ms=50.0))
+        for e in (a, b):
+            mu[e] += 0.3 if e == win else -0.3
+            history[e].append(RatingPoint(n, mu[e], 8.3 / (1 + n / 100)))
+    standings = sorted((Standing(i, history[i][-1].mu, history[i][-1].sigma, 40, 20, 0, 70.0, 0)
+                        for i in range(BOTS) if history[i]), key=lambda s: -s.exposed)
+    data = TournamentData(name="Class league", game="block", options={"num_players": 2}, seed=None,
+                          entrants=people, matches=rows, standings=standings, history=history,
+                          record=lambda _: None, planned=400, details={"schedule": NOTE})
+    SiteWriter(data, folder).write()
+    return folder / "index.html"
+
+
+def failing_four_player_match(folder: Path) -> tuple[Path, dict]:
+    """A 4-player Block match played to its end but for the last decision, answered illegally."""
+    game = get_game("block")
+    options = game.make_options(4, {"target": 60})
+    state = game.new_match(options, 12)
+    rng = random.Random(5)
+    record = MatchRecord(game="block", options=options_to_dict(options), seed=12,
+                         seats=[{"name": f"seat-{i}-bot"} for i in range(4)],
+                         time_control={"move_ms": 1000, "bank_ms": 10000, "startup_ms": 10000})
+    steps = []
+    while not state.is_terminal():
+        steps.append(state.legal_actions())
+        state.apply(rng.choice(steps[-1]))
+    total = len(steps)
+    # play it again, stopping at the last decision
+    state = game.new_match(options, 12)
+    rng = random.Random(5)
+    while len(record.decisions) < total - 1:
+        seat, legal = state.current_player(), state.legal_actions()
+        action = rng.choice(legal)
+        record.decisions.append({"seat": seat, "legal": legal, "action": action, "ms": 0.5})
+        state.apply(action)
+    seat, legal = state.current_player(), state.legal_actions()
+    k = len(record.decisions)
+    record.events = state.events
+    record.statuses = [SeatStatus() for _ in range(4)]
+    record.statuses[seat] = SeatStatus(
+        ILLEGAL_ACTION, f"decision {k}: {ANSWER!r} is not one of the legal actions {legal}",
+        "thinking about decision %d\nchose %s\n" % (k, ANSWER), 3.0,
+        {"decision": k, "legal": legal, "answer": ANSWER, "kind": ILLEGAL_ACTION})
+    record.scores = list(state.scores())
+    record.ranks = [4 if s == seat else 1 for s in range(4)]
+    text = record.to_json()
+    people = [EntrantInfo(i, f"seat-{i}-bot") for i in range(4)]
+    data = TournamentData(
+        name="Four", game="block", options=record.options, seed=None, entrants=people,
+        matches=[MatchInfo(id=1, number=1, seats=(0, 1, 2, 3), seed=12, scores=tuple(record.scores),
+                           ranks=tuple(record.ranks), statuses=tuple(s.status for s in record.statuses),
+                           reasons=tuple(s.reason for s in record.statuses),
+                           stderr_tails=tuple(s.stderr_tail for s in record.statuses),
+                           time_ms=(1.0,) * 4, duration_ms=10.0)],
+        standings=[], history={}, record=lambda _: text, planned=1)
+    SiteWriter(data, folder).write()
+    return folder / "replay.html", json.loads(text)
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    base = tmp_path_factory.mktemp("pages")
+    index = league(base / "league")
+    replay, record = failing_four_player_match(base / "four")
+    return {"index": index, "replay": replay, "record": record}
+
+
+def test_the_phone_leaderboard_shows_what_matters_without_scrolling(browser: Browser, sites) -> None:
+    browser.size(*PHONE)
+    browser.open(sites["index"])
+    assert browser.errors() == []
+    browser.screenshot(screenshot_dir() / "league-index-phone.png")
+    wrap = browser.js("var t = document.querySelector('table.leaderboard');"
+                      "return [t.scrollWidth, t.parentNode.clientWidth];")
+    assert wrap[0] <= wrap[1] + 1, f"the leaderboard scrolls sideways: {wrap}"
+    head = [th.text for th in browser.all("table.leaderboard thead th") if th.is_displayed()]
+    assert head[:3] == ["Rank", "Bot", "μ − 3σ"] and "Wins" in head
+    browser.size(*DESKTOP)
+
+
+def test_summary_cards_keep_their_layout_with_a_long_note(browser: Browser, sites) -> None:
+    for width, height in (DESKTOP, PHONE):
+        browser.size(width, height)
+        browser.open(sites["index"])
+        cards = browser.js("""return Array.prototype.map.call(document.querySelectorAll('.hero .facts > div'),
+            function (d) { var r = d.getBoundingClientRect(); return [d.className, r.width, r.height,
+                d.querySelector('dd').scrollWidth <= d.querySelector('dd').clientWidth + 1]; });""")
+        long = [c for c in cards if "is-long" in c[0]]
+        short = [c for c in cards if "is-long" not in c[0]]
+        assert len(long) == 1, cards
+        assert all(c[2] < 130 for c in short), f"a card is stretched: {short}"
+        assert all(c[3] for c in cards), "a value overflows its card"
+        grid = browser.js("return document.querySelector('.hero .facts').getBoundingClientRect().width")
+        assert abs(long[0][1] - grid) <= 1, "the long note has a row of its own"
+        # no word of the note is split across lines
+        text = browser.css(".hero .facts > div.is-long dd").text
+        assert text.replace("\n", " ") == NOTE
+    browser.size(*DESKTOP)
+
+
+def test_the_heatmap_fits_its_card_with_long_names_and_18_bots(browser: Browser, sites) -> None:
+    browser.size(*DESKTOP)
+    browser.open(sites["index"])
+    sizes = browser.js("var t = document.querySelector('#head-to-head table.heatmap');"
+                       "var c = document.querySelector('#head-to-head');"
+                       "var s = getComputedStyle(c);"
+                       "return [t.getBoundingClientRect().width, c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)];")
+    assert sizes[0] <= sizes[1] + 1, sizes
+    assert len(browser.all("#head-to-head .row-head")) == BOTS
+    browser.screenshot(screenshot_dir() / "league-index.png")
+
+
+def test_the_legend_picks_a_line_out_of_18(browser: Browser, sites) -> None:
+    browser.size(*DESKTOP)
+    browser.open(sites["index"])
+    picks = browser.all("#history .legend-pick")
+    assert len(picks) == BOTS
+    target = picks[5].get_attribute("data-entrant")
+    picks[5].click()
+    state = browser.js("""var svg = document.querySelector('#history svg');
+        var on = svg.querySelector('.chart-line[data-entrant="' + arguments[0] + '"]');
+        var off = svg.querySelector('.chart-line:not([data-entrant="' + arguments[0] + '"])');
+        return [svg.classList.contains('has-focus'), on.classList.contains('is-focus'),
+                parseFloat(getComputedStyle(on).opacity), parseFloat(getComputedStyle(off).opacity)];""", target)
+    assert state[0] and state[1] and state[2] == 1 and state[3] < 0.5, state
+    assert picks[5].get_attribute("aria-pressed") == "true"
+    browser.js("document.querySelector('#history').scrollIntoView()")
+    browser.screenshot(screenshot_dir() / "league-history-picked.png")
+    picks[5].click()  # unpin
+    browser.js("document.activeElement.blur()")
+    assert not browser.js("return document.querySelector('#history svg').classList.contains('has-focus')")
+
+
+def test_a_failed_decision_is_a_step_of_its_own(browser: Browser, sites) -> None:
+    record = sites["record"]
+    seat = next(i for i, s in enumerate(record["statuses"]) if s["status"] != "ok")
+    failure = record["statuses"][seat]["failure"]
+    k = failure["decision"]
+    assert k == len(record["decisions"])  # numbered as the record counts its decisions
+    browser.size(*DESKTOP)
+    browser.open(sites["replay"], "?match=1#end")
+    assert browser.errors() == []
+    box = browser.css(".replay-failure")
+    assert box.is_displayed()
+    text = box.text
+    assert f"at decision {k}" in text and ANSWER in text
+    assert f"decision {k}:" in text  # the reason, which says the same number
+    assert "chose 6-6:Z" in text  # the stderr tail, right there
+    chips = [c.text for c in browser.all(".replay-failure .chip")]
+    assert chips == failure["legal"]
+    assert f"decision {k}: failed" in browser.css(".replay-position").text
+    assert browser.css(".replay-caption").text.startswith(f"Decision {k}:")
+    # the step before it is decision k - 1, with the same numbering
+    browser.keys("\ue012")  # ArrowLeft
+    last_decision = browser.js("return Arena.viewer.frames[Arena.viewer.pos].decision")
+    position = browser.css(".replay-position").text
+    if last_decision is not None:
+        assert f"decision {last_decision} of 0–{k - 1}" in position
+    browser.keys("\ue010")  # End
+    browser.screenshot(screenshot_dir() / "match-failed-decision.png")
+    browser.size(*PHONE)
+    browser.open(sites["replay"], "?match=1#end")
+    browser.screenshot(screenshot_dir() / "match-failed-decision-phone.png")
+    browser.size(*DESKTOP)
+
+
+def test_the_long_chain_of_4_players_fits_a_phone(browser: Browser, sites) -> None:
+    browser.size(*PHONE)
+    browser.open(sites["replay"], "?match=1")
+    frames = browser.js("return Arena.viewer.frames.length")
+    # the moment with the longest chain
+    longest = browser.js("""var best = 0, at = 0; Arena.viewer.frames.forEach(function (f, i) {
+        if (f.state.chain && f.state.chain.length > best) { best = f.state.chain.length; at = i; } });
+        return [at, best];""")
+    assert longest[1] >= 12
+    browser.open(sites["replay"], f"?match=1#step={longest[0]}")
+    overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1
+    chain = browser.js("var c = document.querySelector('.bk-chain'); return [c.scrollWidth, c.clientWidth];")
+    assert chain[0] <= chain[1] + 1, chain
+    tiles = browser.js("""return Array.prototype.map.call(document.querySelectorAll('.bk-chain .tile'),
+        function (t) { var r = t.getBoundingClientRect(); return [r.left, r.right]; });""")
+    width = browser.js("return window.innerWidth")
+    assert all(0 <= l and r <= width for l, r in tiles), "a tile is off the screen"
+    browser.screenshot(screenshot_dir() / "match-4-players-phone.png")
+    browser.size(*DESKTOP)
+    assert frames > 20
+
+
+def test_the_address_follows_the_step_and_the_speed_control(browser: Browser, sites) -> None:
+    browser.size(*DESKTOP)
+    browser.open(sites["replay"], "?match=1")
+    for _ in range(3):
+        browser.keys("\ue014")  # ArrowRight
+    assert browser.js("return window.location.hash") == "#step=3"
+    assert "?match=1" in browser.js("return window.location.search")
+    browser.open(sites["replay"], "?match=1#step=7")
+    assert browser.css("#replay").get_attribute("data-frame") == "7"
+    assert browser.css(".replay-position").text.split("Step ")[1].startswith("7 of")
+    # 10× plays about ten steps in the time 1× plays one
+    from selenium.webdriver.support.ui import Select
+    Select(browser.css(".replay-speed")).select_by_value("10")
+    browser.css('[data-step="first"]').click()
+    browser.css('[data-step="play"]').click()
+    time.sleep(1.0)
+    browser.css('[data-step="play"]').click()
+    assert int(browser.css("#replay").get_attribute("data-frame")) >= 6
+    assert browser.errors() == []
+
+
+def drawn_games() -> list[str]:
+    from arena.games import GAMES
+    static = Path(__file__).resolve().parents[2] / "reports" / "static" / "games"
+    return sorted(name for name in GAMES if (static / f"{name}.js").is_file())
+
+
+@pytest.mark.parametrize("name", drawn_games())
+def test_every_game_replays_a_failed_match_through_its_drawer(browser: Browser, name: str,
+                                                              tmp_path: Path) -> None:
+    """Every game with a drawer: a match whose bot crashes at its 15th decision replays from the
+    record script to the failing step, without an error at any step."""
+    game = get_game(name)
+    players = game.default_players
+    options = game.make_options(players)
+    state = game.new_match(options, 21)
+    rng = random.Random(2)
+    record = MatchRecord(game=name, options=options_to_dict(options), seed=21,
+                         seats=[{"name": f"bot-{i}"} for i in range(players)], time_control={})
+    while not state.is_terminal() and len(record.decisions) < 15:
+        seat, legal = state.current_player(), state.legal_actions()
+        action = rng.choice(legal)
+        record.decisions.append({"seat": seat, "legal": legal, "action": action, "ms": 1.0})
+        state.apply(action)
+    assert not state.is_terminal()
+    seat, legal, k = state.current_player(), state.legal_actions(), len(record.decisions)
+    record.events = state.events
+    record.statuses = [SeatStatus() for _ in range(players)]
+    record.statuses[seat] = SeatStatus("crash", f"exited with code 1 while deciding (decision {k})",
+                                       "Traceback: boom\n", 1.0,
+                                       {"decision": k, "legal": legal, "answer": None, "kind": "crash"})
+    record.scores = list(state.scores())
+    record.ranks = [players if s == seat else 1 for s in range(players)]
+    text = record.to_json()
+    data = TournamentData(
+        name=name, game=name, options=record.options, seed=None,
+        entrants=[EntrantInfo(i, f"bot-{i}") for i in range(players)],
+        matches=[MatchInfo(id=1, number=1, seats=tuple(range(players)), seed=21,
+                           scores=tuple(record.scores), ranks=tuple(record.ranks),
+                           statuses=tuple(s.status for s in record.statuses),
+                           reasons=tuple(s.reason for s in record.statuses),
+                           stderr_tails=tuple(s.stderr_tail for s in record.statuses),
+                           time_ms=(1.0,) * players, duration_ms=10.0)],
+        standings=[], history={}, record=lambda _: text, planned=1)
+    SiteWriter(data, tmp_path).write()
+    browser.size(*DESKTOP)
+    browser.open(tmp_path / "replay.html", "?match=1")
+    assert browser.errors() == []
+    assert browser.js("return Arena.drawers[arguments[0]] !== undefined", name)
+    frames = browser.js("return Arena.viewer.frames.length")
+    for _ in range(frames - 1):
+        browser.keys("\ue014")  # ArrowRight
+    assert browser.errors() == []
+    assert browser.css("#replay").get_attribute("data-at-end") == "true"
+    box = browser.css(".replay-failure")
+    assert box.is_displayed() and f"at decision {k}" in box.text and "boom" in box.text
+    assert [c.text for c in browser.all(".replay-failure .chip")] == legal
+    browser.screenshot(screenshot_dir() / f"failed-{name}.png")
+
+
+def test_a_record_script_read_in_another_encoding(browser: Browser, sites) -> None:
+    """A web server may declare the record scripts' encoding: windows-1252 and latin-1 are undone,
+    UTF-8 (which loses bytes) is reported plainly instead of replaying garbage."""
+    import re
+    raw = (sites["replay"].parent / "records" / "1.js").read_bytes()
+    body = re.search(rb'"(.*)"', raw, re.S).group(1)
+    data = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)), body)
+    assert any(b >= 0x80 for b in data)
+    browser.open(sites["replay"], "?match=1")
+    unpack = """var done = arguments[arguments.length - 1];
+        Arena.unpackRecord(arguments[0]).then(function (r) { done(['ok', r.decisions.length]); },
+                                               function (e) { done(['error', String(e.message)]); });"""
+    # what a browser makes of the bytes when told they are windows-1252 (its bytes 0x81, 0x8d,
+    # 0x8f, 0x90 and 0x9d have no character: browsers give them their own code point) or latin-1
+    cp1252 = "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in data)
+    for text in (cp1252, data.decode("latin-1")):
+        got = browser.driver.execute_async_script(unpack, text)
+        assert got == ["ok", len(sites["record"]["decisions"])]
+    got = browser.driver.execute_async_script(unpack, data.decode("utf-8", errors="replace"))
+    assert got[0] == "error" and "UTF-8" in got[1]
