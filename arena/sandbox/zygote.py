@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+import weakref
 from pathlib import Path
 
 from arena.bots import BotSpec
@@ -36,6 +38,9 @@ from arena.sandbox.limits import BWRAP, Limits
 SERVER = Path(__file__).with_name("zygote_server.py")
 PYTHON = "/usr/bin/python3"
 START_TIMEOUT = 20.0
+# Fork servers kept per process: each holds an interpreter (about 15 MB, a few of them its own)
+# and a uid. Past this many, the least recently used one with no bot running is ended first.
+MAX_SERVERS = 12
 _servers: dict[tuple, "Zygote"] = {}
 _servers_lock = threading.Lock()
 _available: bool | None = None
@@ -160,6 +165,12 @@ class Zygote:
             self.close()
             raise OSError("the bot's fork server did not start")
         self.owner = os.getpid()
+        self.last_used = time.monotonic()
+        self._children: "weakref.WeakSet[ZygoteChild]" = weakref.WeakSet()
+
+    def busy(self) -> bool:
+        """Whether a bot it started is still running."""
+        return any(child.poll() is None for child in list(self._children))
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -203,9 +214,12 @@ class Zygote:
             for fd in (pipes[0][1], pipes[1][0], pipes[2][0], pipes[3][0]):
                 os.close(fd)
             raise OSError(f"the bot's fork server failed: {why}")
-        return ZygoteChild(command, reply["pid"], open(pipes[0][1], "wb", buffering=0),
-                           open(pipes[1][0], "rb", buffering=0), open(pipes[2][0], "rb", buffering=0),
-                           pipes[3][0])
+        child = ZygoteChild(command, reply["pid"], open(pipes[0][1], "wb", buffering=0),
+                            open(pipes[1][0], "rb", buffering=0), open(pipes[2][0], "rb", buffering=0),
+                            pipes[3][0])
+        self._children.add(child)
+        self.last_used = time.monotonic()
+        return child
 
     def close(self) -> None:
         """End the server (its running children die with it) and remove its files."""
@@ -235,8 +249,22 @@ def for_bot(bot: BotSpec, limits: Limits | None = None) -> Zygote:
             return server
         if server is not None and server.owner == os.getpid():
             server.close()
+        _make_room()
         server = _servers[key] = Zygote(bot, folder_mb)
         return server
+
+
+def _make_room() -> None:
+    """End the least recently used idle servers while there are ``MAX_SERVERS`` or more."""
+    mine = sorted(((s.last_used, k) for k, s in _servers.items() if s.owner == os.getpid()),
+                  key=lambda item: item[0])
+    excess = len(mine) - MAX_SERVERS + 1
+    for _, key in mine:
+        if excess <= 0:
+            return
+        if not _servers[key].busy():
+            _servers.pop(key).close()
+            excess -= 1
 
 
 def server_pids() -> set[int]:

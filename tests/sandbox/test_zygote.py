@@ -115,3 +115,26 @@ def test_the_servers_end_with_their_bots(random_bot):
     assert process.proc.wait(timeout=5) is not None  # the bot went with its server
     process.kill()
     assert zygote.server_pids() == set()
+
+
+def test_idle_servers_beyond_the_cap_end_first(tmp_path, monkeypatch, random_bot):
+    """A process keeps at most MAX_SERVERS servers: the least recently used idle one goes, never
+    one whose bot is still running."""
+    require_fork_server()
+    import shutil
+    monkeypatch.setattr(zygote, "MAX_SERVERS", 2)
+    zygote.close_all()
+    bots = []
+    for name in ("a", "b", "c"):
+        shutil.copytree(random_bot.path, tmp_path / name)
+        bots.append(load_bot(tmp_path / name))
+    running = sandbox.start(bots[0], Limits())  # a's server stays busy
+    try:
+        sandbox.start(bots[1], Limits()).kill()
+        sandbox.start(bots[2], Limits()).kill()  # b's server, idle, makes room
+        assert len(zygote.server_pids()) == 2
+        assert running.proc.poll() is None  # a's bot still runs
+        assert {k[0] for k in zygote._servers} == {bots[0].path, bots[2].path}
+    finally:
+        running.kill()
+        zygote.close_all()
