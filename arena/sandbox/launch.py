@@ -168,11 +168,12 @@ def _cgroup_name(user: users.BotUser | None) -> str:
     return f"arena-bot-{user.uid}" if user else f"arena-bot-p{os.getpid()}-{next(_cgroup_serial)}"
 
 
-def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> "BotProcess":
-    """A bot from its fork server: same namespaces, uid, cgroup and scratch as a cold start."""
+def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> "BotProcess | None":
+    """A bot from its fork server: same namespaces, uid, cgroup and scratch as a cold start;
+    ``None`` if this process has as many servers as it keeps, all in use."""
     server = zygote.for_bot(bot, limits)
-    found = levels.support()
-    assert found.bwrap is not None
+    if server is None:
+        return None
     check_program(bot.command, bot.path, BWRAP, SYSTEM_PATH)
     user = users.allocate()
     cap = pin = None
@@ -205,7 +206,9 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) 
     level = levels.choose_level(limits)
     if level == BWRAP and limits.zygote and zygote.available():
         try:
-            return _start_forked(bot, limits, background)
+            forked = _start_forked(bot, limits, background)
+            if forked is not None:
+                return forked
         except OSError as exc:  # the cold start below says why the bot cannot start, if it cannot
             log.warning("arena: the fork server of %s failed (%s); cold start instead", bot.path, exc)
     user = users.allocate() if users.is_root() else None

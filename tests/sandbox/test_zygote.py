@@ -117,9 +117,9 @@ def test_the_servers_end_with_their_bots(random_bot):
     assert zygote.server_pids() == set()
 
 
-def test_idle_servers_beyond_the_cap_end_first(tmp_path, monkeypatch, random_bot):
-    """A process keeps at most MAX_SERVERS servers: the least recently used idle one goes, never
-    one whose bot is still running."""
+def test_servers_beyond_the_cap(tmp_path, monkeypatch, random_bot):
+    """A process keeps at most MAX_SERVERS servers: a server idle long enough makes room for a new
+    one, never one whose bot runs; with no such server the bot starts cold."""
     require_fork_server()
     import shutil
     monkeypatch.setattr(zygote, "MAX_SERVERS", 2)
@@ -131,8 +131,13 @@ def test_idle_servers_beyond_the_cap_end_first(tmp_path, monkeypatch, random_bot
     running = sandbox.start(bots[0], Limits())  # a's server stays busy
     try:
         sandbox.start(bots[1], Limits()).kill()
-        sandbox.start(bots[2], Limits()).kill()  # b's server, idle, makes room
-        assert len(zygote.server_pids()) == 2
+        cold = sandbox.start(bots[2], Limits())  # b's server was used just now: c starts cold
+        assert not cold.forked
+        cold.kill()
+        monkeypatch.setattr(zygote, "IDLE_SECONDS", 0.0)
+        warm = sandbox.start(bots[2], Limits())  # now b's idle server makes room, a's does not
+        assert warm.forked
+        warm.kill()
         assert running.proc.poll() is None  # a's bot still runs
         assert {k[0] for k in zygote._servers} == {bots[0].path, bots[2].path}
     finally:
