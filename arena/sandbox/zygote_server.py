@@ -219,8 +219,9 @@ def child_b(request, fds, cgroup_fds, ready):
             resource.setrlimit(res, (soft, hard))
         if request["nice"]:
             os.setpriority(os.PRIO_PROCESS, 0, request["nice"])
-        if request.get("cpus"):  # the cores of the thread that asked (a pinned worker's)
-            os.sched_setaffinity(0, request["cpus"])
+        cpus = set(request.get("cpus") or ())
+        if cpus and cpus != os.sched_getaffinity(0):  # the cores of the thread that asked (a
+            os.sched_setaffinity(0, cpus)              # pinned worker's); set only if they differ
         drop_to(uid, request["gid"])
         pid = os.fork()
         if pid == 0:
