@@ -93,6 +93,13 @@ class BotProcess:
         return self.memory_cap.oom_kills() if self.memory_cap is not None else 0
 
     def _kill_processes(self) -> None:
+        if self.forked:  # PID 1 of the bot's PID namespace: when it dies, the kernel kills the rest
+            if self.proc.poll() is None:
+                try:
+                    os.kill(self.proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            return
         if self.uid is not None:
             users.kill_user(self.uid)  # every process of the bot's uid, daemons included
         try:
@@ -115,6 +122,14 @@ class BotProcess:
     def _wait_gone(self, timeout: float) -> bool:
         """Wait until every process of the bot is gone, killing again meanwhile; ``False`` if some
         remain after ``timeout``. Asks the memory cgroup where there is one, else scans for the uid."""
+        if self.forked:
+            # the server reaps PID 1 only once every process of its namespace is gone (the kernel
+            # waits for them), and a bot cannot leave its PID namespace: its exit is the bot's end
+            try:
+                self.proc.wait(timeout)
+                return True
+            except subprocess.TimeoutExpired:
+                return False
         if self.memory_cap is None:
             return self.uid is None or users.wait_gone(self.uid, timeout)
         cap = self.memory_cap
