@@ -18,7 +18,7 @@ def test_a_bot_samples_worlds_with_the_engine_in_the_sandbox(name):
     game = GAMES[name]
     bot, other = load_bot(ENGINE_BOT), bundled_bot("random")
     n = game.default_players
-    options = game.make_options(n, {_cap_option(game): 2})
+    options = game.make_options(n, {_cap_option(game): 3 if game.length_unit == "deals" else 30})
     record = play_match(game, [bot] + [other] * (n - 1), options=options, seed=3,
                         time_control=TimeControl(move_ms=5000, bank_ms=5000))
     assert record.statuses[0].status == OK, record.statuses[0]
