@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from arena.bots import BotSpec
-from arena.sandbox import files, levels, users
+from arena.sandbox import files, levels, users, zygote
 from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.command import (
     SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, bwrap_argv, check_program, environment, preexec,
@@ -53,8 +53,9 @@ class BotProcess:
     def __init__(self, proc: subprocess.Popen, level: str, limits: Limits,
                  scratch: Path | None = None, user: users.BotUser | None = None,
                  stage: Path | None = None, memory_cap: MemoryCap | None = None,
-                 cpu_pin: CpuPin | None = None) -> None:
+                 cpu_pin: CpuPin | None = None, forked: bool = False) -> None:
         self.proc = proc
+        self.forked = forked  # started by the bot's fork server (arena.sandbox.zygote)
         self.level = level
         self.limits = limits
         self.scratch = scratch
@@ -92,6 +93,13 @@ class BotProcess:
         return self.memory_cap.oom_kills() if self.memory_cap is not None else 0
 
     def _kill_processes(self) -> None:
+        if self.forked:  # PID 1 of the bot's PID namespace: when it dies, the kernel kills the rest
+            if self.proc.poll() is None:
+                try:
+                    os.kill(self.proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            return
         if self.uid is not None:
             users.kill_user(self.uid)  # every process of the bot's uid, daemons included
         try:
@@ -114,6 +122,14 @@ class BotProcess:
     def _wait_gone(self, timeout: float) -> bool:
         """Wait until every process of the bot is gone, killing again meanwhile; ``False`` if some
         remain after ``timeout``. Asks the memory cgroup where there is one, else scans for the uid."""
+        if self.forked:
+            # the server reaps PID 1 only once every process of its namespace is gone (the kernel
+            # waits for them), and a bot cannot leave its PID namespace: its exit is the bot's end
+            try:
+                self.proc.wait(timeout)
+                return True
+            except subprocess.TimeoutExpired:
+                return False
         if self.memory_cap is None:
             return self.uid is None or users.wait_gone(self.uid, timeout)
         cap = self.memory_cap
@@ -167,6 +183,32 @@ def _cgroup_name(user: users.BotUser | None) -> str:
     return f"arena-bot-{user.uid}" if user else f"arena-bot-p{os.getpid()}-{next(_cgroup_serial)}"
 
 
+def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> "BotProcess | None":
+    """A bot from its fork server: same namespaces, uid, cgroup and scratch as a cold start;
+    ``None`` if this process has as many servers as it keeps, all in use."""
+    server = zygote.for_bot(bot, limits)
+    if server is None:
+        return None
+    check_program(bot.command, bot.path, BWRAP, SYSTEM_PATH)
+    user = users.allocate()
+    cap = pin = None
+    try:
+        if MEMORY_CGROUP:
+            cap = MemoryCap.create(_cgroup_name(user), limits.memory_mb * MiB, users.is_free)
+        cores = _pinned_cores()
+        if cores is not None:
+            pin = CpuPin.create(cap.folder.name if cap is not None else _cgroup_name(user), cores,
+                                users.is_free)
+        proc = server.spawn(limits, user.uid, cap, pin, nice=BACKGROUND_NICE if background else 0)
+    except BaseException:
+        for cgroup in (cap, pin):
+            if cgroup is not None:
+                cgroup.remove()
+        user.release()
+        raise
+    return BotProcess(proc, BWRAP, limits, None, user, None, cap, pin, forked=True)
+
+
 def start(bot: BotSpec, limits: Limits | None = None, background: bool = False, *,
           writable: bool = False, env: dict[str, str] | None = None) -> BotProcess:
     """Start a bot's command in its sandbox. Raises ``OSError`` if it cannot be started, and
@@ -186,6 +228,13 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False, 
         bot = build.ensure_built(bot)
     limits = limits or Limits()
     level = levels.choose_level(limits)
+    if level == BWRAP and limits.zygote and not writable and not env and zygote.available():
+        try:
+            forked = _start_forked(bot, limits, background)
+            if forked is not None:
+                return forked
+        except OSError as exc:  # the cold start below says why the bot cannot start, if it cannot
+            log.warning("arena: the fork server of %s failed (%s); cold start instead", bot.path, exc)
     user = users.allocate() if users.is_root() else None
     stage = scratch = cap = pin = None
     try:
