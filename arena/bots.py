@@ -6,8 +6,11 @@ A bot is a folder holding a ``bot.toml`` manifest and its code::
     command = "python3 main.py"     # required: a string (split like a shell) or a list
     description = "Dumps heavy tiles first."   # optional
     games = ["block"]               # optional: the games it plays
+    build = "make"                  # optional: a build step (a string or a list), see arena.build
 
-The command runs with the bot folder as its working directory.
+The command runs with the bot folder as its working directory. A bot with a ``build`` step is
+built once per version (its folder's content hash), in the sandbox, in a copy of its folder; it
+then plays from the built copy (``arena.build``).
 
 A bot folder holds files, folders and symbolic links that stay inside it, and at most
 ``folder_mb`` MiB of files (the sandbox limit of that name, default 64). Arena never follows a
@@ -34,7 +37,7 @@ from arena.errors import BotError
 
 MANIFEST = "bot.toml"
 BUNDLED_BOTS = Path(__file__).resolve().parent.parent / "bots"  # the one list of bundled bots
-_KNOWN_KEYS = {"name", "command", "description", "games"}
+_KNOWN_KEYS = {"name", "command", "description", "games", "build"}
 DEFAULT_FOLDER_MB = 64   # the default of the sandbox limit ``folder_mb`` (docs/sandbox.md)
 MiB = 1024 * 1024
 MANIFEST_BYTES = MiB      # the most a bot.toml may hold
@@ -51,10 +54,13 @@ class BotSpec:
     description: str = ""
     games: tuple[str, ...] = field(default_factory=tuple)
     folder_bytes: int = DEFAULT_FOLDER_MB * MiB  # the most its files may hold (limit folder_mb)
+    build: tuple[str, ...] = field(default_factory=tuple)  # the build step; () when there is none
+    source: Path | None = None  # for a built bot: the folder it was built from (``path`` is the build)
 
     def content_hash(self) -> str:
-        """SHA-256 over the folder's files (names and bytes), to tell versions of a bot apart."""
-        return folder_hash(self.path, self.folder_bytes)
+        """SHA-256 over the folder's files (names and bytes), to tell versions of a bot apart
+        (for a built bot, the hash of its source folder)."""
+        return folder_hash(self.source or self.path, self.folder_bytes)
 
 
 # ----- reading a bot folder safely -----------------------------------------------------------
@@ -226,15 +232,10 @@ def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -
     if unknown:
         raise BotError(f"{manifest}: unknown key {sorted(unknown)[0]!r}; "
                        f"known keys: {', '.join(sorted(_KNOWN_KEYS))}")
-    raw = data.get("command")
-    if isinstance(raw, str):
-        command = tuple(shlex.split(raw))
-    elif isinstance(raw, list) and all(isinstance(x, str) for x in raw):
-        command = tuple(raw)
-    else:
-        raise BotError(f"{manifest}: 'command' must be a string or a list of strings")
+    command = _command(data.get("command"), manifest, "command")
     if not command:
         raise BotError(f"{manifest}: 'command' is empty")
+    build = _command(data.get("build", []), manifest, "build")
     name = data.get("name", folder.name)
     if not isinstance(name, str) or not name.strip():
         raise BotError(f"{manifest}: 'name' must be a non-empty string")
@@ -243,9 +244,17 @@ def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -
         raise BotError(f"{manifest}: 'games' must be a list of game names")
     spec = BotSpec(name=name.strip(), path=folder, command=command,
                    description=str(data.get("description", "")), games=tuple(games),
-                   folder_bytes=folder_mb * MiB)
+                   folder_bytes=folder_mb * MiB, build=build)
     check_command(spec)
     return spec
+
+
+def _command(raw: object, manifest: Path, key: str) -> tuple[str, ...]:
+    if isinstance(raw, str):
+        return tuple(shlex.split(raw))
+    if isinstance(raw, list) and all(isinstance(x, str) for x in raw):
+        return tuple(raw)
+    raise BotError(f"{manifest}: {key!r} must be a string or a list of strings")
 
 
 def bundled_bot(name: str) -> BotSpec:
@@ -262,9 +271,17 @@ def bundled_bots(game: str | None = None) -> list[BotSpec]:
 
 
 def check_command(spec: BotSpec) -> None:
-    """The program of a bot's command must exist (in the folder, or on PATH)."""
-    program = spec.command[0]
+    """The program of a bot's command (and of its build step) must exist (in the folder, or on
+    PATH); a program in the folder may be made by the build step."""
+    for command in (spec.build, spec.command):
+        if command:
+            _check_program(spec, command[0], built=bool(spec.build) and command is spec.command)
+
+
+def _check_program(spec: BotSpec, program: str, built: bool) -> None:
     if "/" in program:
+        if built and not program.startswith("/"):
+            return  # the build step makes it
         target = (spec.path / program).resolve()
         if not target.is_file():
             raise BotError(f"bot {spec.name!r} ({spec.path}): command {program!r} does not exist")

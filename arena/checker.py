@@ -13,7 +13,7 @@ from typing import Any
 
 from arena.bots import BotSpec, bundled_bot
 from arena.game import Game
-from arena.record import CRASH, HANDSHAKE_FAILED, OK
+from arena.record import CRASH, HANDSHAKE_FAILED, OK, PROTOCOL_ERROR
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
@@ -46,6 +46,10 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
     game = plan.game
     if bot.games and game.name not in bot.games:
         return [f"its manifest lists the games {list(bot.games)}, not {game.name!r}"]
+    if bot.build:
+        failure = build_first(bot, echo)
+        if failure:
+            return [failure]
     opponent = bundled_bot(RANDOM_BOT)
     problems: list[str] = []
     seed = FIRST_SEED
@@ -77,6 +81,23 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
     return problems
 
 
+def build_first(bot: BotSpec, echo: Callable[[str], None]) -> str | None:
+    """Build a bot that has a build step (or find its cached build); the problem, if it fails."""
+    from arena.build import BuildFailed, ensure_built, output_lines
+
+    try:
+        ensure_built(bot, on_start=lambda b: echo(f"building {b.name}: {' '.join(b.build)} "
+                                                 "(in the sandbox, no network)"))
+    except BuildFailed as exc:
+        problem = f"build failed: {exc.reason}"
+        lines = output_lines(exc.output)
+        if lines:
+            problem += "\n      last lines of its output:\n" + "\n".join(f"        {line}"
+                                                                          for line in lines)
+        return problem
+    return None
+
+
 def describe_plan(plan: CheckPlan) -> str:
     """One line saying what will be checked."""
     counts = ", ".join(map(str, plan.player_counts))
@@ -89,5 +110,5 @@ def describe_plan(plan: CheckPlan) -> str:
 def _never_started(status) -> bool:
     """Whether a bot failed before the match could begin (it would fail every match alike)."""
     return status.status == HANDSHAKE_FAILED or (
-        status.status == CRASH and ("during the handshake" in status.reason
+        status.status in (CRASH, PROTOCOL_ERROR) and ("during the handshake" in status.reason
                                     or "could not be started" in status.reason))

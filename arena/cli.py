@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from arena.bots import load_bot
+from arena.clihelp import CONTEXT, SentenceGroup
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.games import GAMES, get_game
@@ -23,7 +24,7 @@ from arena.sandbox import Limits
 from arena.text import visible, visible_line
 
 
-class ArenaGroup(click.Group):
+class ArenaGroup(SentenceGroup):
     """Turns a user's mistake (:class:`ArenaError`) into one clear line and exit code 2."""
 
     def invoke(self, ctx: click.Context):
@@ -34,7 +35,7 @@ class ArenaGroup(click.Group):
             ctx.exit(2)
 
 
-@click.group(cls=ArenaGroup)
+@click.group(cls=ArenaGroup, context_settings=CONTEXT)
 @click.version_option(package_name="arena")
 def cli() -> None:
     """Run bots that play table games against each other, fairly and safely."""
@@ -115,13 +116,15 @@ def _time_control(text: str | None) -> TimeControl:
 @cli.command()
 @click.argument("game_name", metavar="GAME")
 @click.argument("bot_paths", metavar="BOT...", nargs=-1, required=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every shuffle.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every shuffle: the same seed gives the same deals.")
 @click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
-              help="A rule option (repeatable); see `arena games`.")
+              help="Set a rule option (repeatable); `arena games` lists them.")
 @click.option("--time-control", "-t", metavar="MOVE+BANK",
-              help="Seconds per move + seconds of bank per match, e.g. 1+10 (default 1+10).")
+              help="Give each move MOVE seconds for free and each bot a bank of BANK seconds for "
+                   "the match, e.g. 1+10 (the default).")
 @click.option("--limits", "limits_text", metavar="KEY=VALUE,...",
-              help="Sandbox limits, e.g. memory_mb=512,cpu_seconds=10 (docs/sandbox.md).")
+              help="Set sandbox limits, e.g. memory_mb=512,cpu_seconds=10 (docs/sandbox.md lists "
+                   "them).")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the match record as JSON to this file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
@@ -140,6 +143,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
             raise ArenaError(f"bot {bot.name!r} ({path}) plays {', '.join(bot.games)}, not "
                              f"{game.name}; its manifest says so in 'games'")
     options = game.make_options(len(bots), parse_assignments(option_items))
+    _build_first(bots)
     tc = _time_control(time_control)
     names = _seat_names(bots)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
@@ -155,6 +159,18 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     if replay_path:
         Path(replay_path).write_text(record.to_json(indent=1), encoding="utf-8")
         click.echo(f"match record written to {replay_path}")
+
+
+def _build_first(bots) -> None:
+    """Build the bots that have a build step (cached); a failed build is one clear line, exit 1."""
+    from arena.checker import build_first
+
+    for bot in {b.path: b for b in bots}.values():
+        if bot.build:
+            problem = build_first(bot, click.echo)
+            if problem:
+                click.echo(f"{bot.name}: {problem}", err=True)
+                sys.exit(1)
 
 
 def _seat_names(bots) -> list[str]:
@@ -176,16 +192,19 @@ def _print_result(record, names: list[str]) -> None:
 
 @cli.command()
 @click.argument("bot_path", metavar="BOT")
-@click.option("--game", "game_name", help="The game the bot plays (or take it from --config).")
+@click.option("--game", "game_name", metavar="GAME", help="Check the bot in this game (or in the game of --config).")
 @click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
-              help="A rule option (repeatable), as for `arena play`.")
+              help="Set a rule option (repeatable), as for `arena play`.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="A tournament TOML: check under exactly its game, options, player count, time "
-                   "control and limits.")
+              help="Check under exactly the game, options, player count, time control and limits "
+                   "of this tournament TOML file.")
 @click.option("--matches-per-seat", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Whole matches against the random bot in each seat of each player count.")
-@click.option("--time-control", "-t", metavar="MOVE+BANK", help="As for `arena play`.")
-@click.option("--limits", "limits_text", metavar="KEY=VALUE,...", help="As for `arena play`.")
+              help="Play this many whole matches against the random bot in each seat of each "
+                   "player count.")
+@click.option("--time-control", "-t", metavar="MOVE+BANK",
+              help="Set the time control, as for `arena play`.")
+@click.option("--limits", "limits_text", metavar="KEY=VALUE,...",
+              help="Set sandbox limits, as for `arena play`.")
 def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
           config_path: str | None, matches_per_seat: int, time_control: str | None,
           limits_text: str | None) -> None:
@@ -224,6 +243,42 @@ def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
             click.echo(f"  - {visible(p)}")
         sys.exit(1)
     click.echo(f"\n{visible_line(bot.name)}: all checks passed; it is ready to submit.")
+
+
+_LANGUAGE_NAMES = {"python": "python", "py": "python", "python3": "python", "c": "c",
+                   "javascript": "javascript", "js": "javascript", "node": "javascript",
+                   "nodejs": "javascript", "rust": "rust", "rs": "rust"}
+
+
+def _language(text: str) -> str:
+    try:
+        return _LANGUAGE_NAMES[text.lower()]
+    except KeyError:
+        raise click.BadParameter(f"{text!r} is not a kit language; choose python, c, javascript "
+                                 "or rust") from None
+
+
+@cli.command("new-bot")
+@click.argument("folder", metavar="FOLDER")
+@click.option("--game", "game_name", metavar="GAME", required=True, help="Write a bot for this game (`arena games` lists them).")
+@click.option("--lang", "lang", required=True, metavar="LANG", callback=lambda _c, _p, v: _language(v),
+              help="Write the bot in this language: python, c, javascript (or js, node) or rust.")
+@click.option("--name", metavar="NAME", help="Give the bot this name (default: the folder's name).")
+def new_bot(folder: str, game_name: str, lang: str, name: str | None) -> None:
+    """Write a working starter bot into a new FOLDER: manifest, code and a README that explains the
+    game's observation and actions."""
+    from arena.kits import LANGUAGES, missing_tools, write_kit
+
+    game = get_game(game_name)
+    write_kit(folder, game, lang, name)
+    language = LANGUAGES[lang]
+    click.echo(f"a {language.title} bot for {game.title} is in {folder}; the rule to replace is "
+               f"choose() in {folder}/{language.code} (README.md explains the observation)")
+    missing = missing_tools(lang)
+    if missing:
+        click.echo(f"note: {', '.join(missing)} not found under /usr; install the Debian packages "
+                   f"{' '.join(language.packages)}")
+    click.echo(f"try it: arena check {folder} --game {game.name}")
 
 
 def _register_extensions() -> None:

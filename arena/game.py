@@ -50,6 +50,14 @@ def stream_seed(seed: int, key: tuple[int | str, ...]) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - SEED_BITS)
 
 
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed a bot gets in ``hello`` (protocol/SPEC.md §4): SHA-256 of the match seed and the
+    seat under the label ``arena-bot``, which no chance stream uses, so it is one-way and says
+    nothing of the deal; 63 bits like every seed."""
+    text = "arena-bot/" + str(int(seed)) + "/" + str(int(seat))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - SEED_BITS)
+
+
 class Chance:
     """The chance of one match: a named stream per kind of chance outcome.
 

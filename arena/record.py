@@ -15,7 +15,8 @@ CRASH = "crash"
 ILLEGAL_ACTION = "illegal_action"
 PROTOCOL_ERROR = "protocol_error"
 HANDSHAKE_FAILED = "handshake_failed"
-STATUSES = (OK, TIMEOUT, CRASH, ILLEGAL_ACTION, PROTOCOL_ERROR, HANDSHAKE_FAILED)
+BUILD_FAILED = "build_failed"  # the manifest's build step failed (arena.build); the bot never started
+STATUSES = (OK, TIMEOUT, CRASH, ILLEGAL_ACTION, PROTOCOL_ERROR, HANDSHAKE_FAILED, BUILD_FAILED)
 
 
 @dataclass

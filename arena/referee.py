@@ -15,11 +15,12 @@ from arena import sandbox
 from arena.bots import BotSpec
 from arena.connection import BotExited, BotProtocolError, BotTimeout, Connection
 from arena.errors import ArenaError
-from arena.game import Game, Result
+from arena.game import Game, Result, bot_seed
 from arena.games import get_game
 from arena.options import options_to_dict
+from arena.build import BuildFailed
 from arena.record import (
-    CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
+    BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
 )
 from protocol.wire import PROTOCOL_VERSION
 
@@ -130,7 +131,7 @@ def play_match(
 
     try:
         _start(seats, limits, record, launch or sandbox.start)
-        _handshake(seats, game.name, record.options, time_control)
+        _handshake(seats, game.name, record.options, time_control, record.seed)
         emit()
         playing = all(s.status.status == OK for s in seats)  # everyone started and said ready
         while playing and not state.is_terminal():
@@ -158,6 +159,10 @@ def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
     for seat in seats:
         try:
             seat.process = launch(seat.bot, limits)
+        except BuildFailed as exc:
+            seat.fail(BUILD_FAILED, exc.reason)
+            seat.status.stderr_tail = exc.output
+            continue
         except OSError as exc:
             seat.fail(CRASH, f"could not be started: {exc}")
             continue
@@ -166,7 +171,8 @@ def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
         seat.started = time.monotonic()
 
 
-def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeControl) -> None:
+def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeControl,
+               match_seed: int = 0) -> None:
     """SPEC.md §4: hello to every bot at once, then each must answer ready within ``startup_ms`` of
     its own start. Each seat has its own deadline, and an answer that arrived by it counts even if
     the referee was still waiting for another seat then: only a bot that missed it fails."""
@@ -177,6 +183,7 @@ def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeC
             "type": "hello", "protocol": PROTOCOL_VERSION, "game": game, "options": options,
             "seat": seat_no, "num_players": len(seats),
             "players": [s.bot.name for s in seats], "time_control": asdict(tc),
+            "seed": bot_seed(match_seed, seat_no),
         })
     for seat in seats:
         if seat.conn is None:
@@ -189,8 +196,8 @@ def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeC
         except BotExited as exc:
             seat.fail(CRASH, f"{exc} during the handshake")
             continue
-        except BotProtocolError as exc:
-            seat.fail(HANDSHAKE_FAILED, f"sent a malformed handshake: {exc}")
+        except BotProtocolError as exc:  # bytes that are not a frame: as after ready (SPEC.md §7)
+            seat.fail(PROTOCOL_ERROR, f"during the handshake: {exc}")
             continue
         if reply["type"] != "ready":
             seat.fail(HANDSHAKE_FAILED, f"answered the hello with {reply['type']!r} instead of 'ready'")

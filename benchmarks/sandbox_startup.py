@@ -2,13 +2,21 @@
 
     python benchmarks/sandbox_startup.py [--runs N] [--bot PATH]
 
+Besides wall times it counts the CPU of each start and stop (spawn, hello, ready, goodbye,
+teardown) in a CPU-accounting cgroup of its own (``benchmarks/cpu_meter.py``), which sees the
+sandboxed bot's processes that ``time`` and ``getrusage`` miss, and prints the fork server's CPU
+beside the cold start's, measured in the same run. Target: fork server <= 0.25 of the cold start.
+
 Each variant starts the bot, sends the ``hello`` and times until the bot's ``ready`` arrives (the
-whole start-up a match waits for), then says goodbye and times the teardown (``kill``: the
+whole start-up a match waits for), then says goodbye, gives the bot the referee's grace to exit
+and times the teardown (``kill``: the
 sandbox's sweep of everything the bot started, scratch removal, uid release). Variants:
 
 * ``plain``: a bare ``Popen`` in a new session, as the first launcher did: no limits, no user;
 * every sandbox level this machine can run (``bwrap``; ``rlimits`` when root; ``process-group``
   when not root), through ``arena.sandbox.start``;
+* ``bwrap, cold``: the same isolation with a cold start (``Limits(zygote=False)``): bubblewrap,
+  the interpreter and the SDK loaded for every match; ``bwrap`` is the fork server (the default);
 * the same without the per-bot memory cgroup, where there is one (moving a process into a cgroup
   waits for the kernel: this shows what the cap on a bot's total memory costs).
 
@@ -31,7 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from arena import sandbox  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
 from arena.connection import Connection  # noqa: E402
-from arena.sandbox import command, files, launch  # noqa: E402
+from arena.referee import GOODBYE_GRACE  # noqa: E402
+from arena.sandbox import command, files, launch, zygote  # noqa: E402
+from benchmarks.cpu_meter import CpuMeter  # noqa: E402
 from arena.sandbox.cgroups import MemoryCap  # noqa: E402
 from protocol.wire import PROTOCOL_VERSION  # noqa: E402
 
@@ -59,16 +69,17 @@ class Plain:
             stream.close()
 
 
-def without_cgroup(bot, level: str) -> sandbox.BotProcess:
+def without_cgroup(bot, level: str, fork_server: bool = True) -> sandbox.BotProcess:
     launch.MEMORY_CGROUP = False
     try:
-        return sandbox.start(bot, sandbox.Limits(sandbox=level))
+        return sandbox.start(bot, sandbox.Limits(sandbox=level, zygote=fork_server))
     finally:
         launch.MEMORY_CGROUP = True
 
 
-def one_run(start) -> tuple[float, float]:
-    """(spawn to ready, teardown) in milliseconds."""
+def one_run(start, meter: CpuMeter) -> tuple[float, float, float]:
+    """(spawn to ready, teardown, CPU of it all) in milliseconds."""
+    cpu0 = meter.usage_ns()
     t0 = time.perf_counter()
     process = start()
     conn = Connection(process.proc)
@@ -78,11 +89,15 @@ def one_run(start) -> tuple[float, float]:
     assert reply["type"] == "ready", reply
     conn.send({"type": "end", "result": {}})
     conn.flush(time.monotonic() + 1)
+    try:  # as the referee does: the bot has a moment to leave by itself
+        process.proc.wait(timeout=GOODBYE_GRACE)
+    except subprocess.TimeoutExpired:
+        pass
     conn.close()
     t2 = time.perf_counter()
     process.kill()
     t3 = time.perf_counter()
-    return (t1 - t0) * 1000, (t3 - t2) * 1000
+    return (t1 - t0) * 1000, (t3 - t2) * 1000, (meter.usage_ns() - cpu0) / 1e6
 
 
 def main() -> None:
@@ -97,29 +112,48 @@ def main() -> None:
     variants = {"plain (no sandbox)": lambda: Plain(bot)}
     for level in levels:
         variants[level] = lambda level=level: sandbox.start(bot, sandbox.Limits(sandbox=level))
+    forked = sandbox.BWRAP in levels and zygote.available()
+    if forked:
+        variants["bwrap, cold"] = lambda: sandbox.start(bot, sandbox.Limits(zygote=False))
     probe = MemoryCap.create(f"arena-bench-{os.getpid()}", 1 << 30)
     if probe is not None:  # what the per-bot memory cgroup costs
         probe.remove()
         for level in levels:
             variants[f"{level}, no cgroup"] = lambda level=level: without_cgroup(bot, level)
-    for start in variants.values():  # warm up: SDK staging, the probe, the page cache
-        one_run(start)
-    results: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
-    for _ in range(args.runs):
-        for name, start in variants.items():
-            results[name].append(one_run(start))
+        if forked:
+            variants["bwrap, cold, no cgroup"] = lambda: without_cgroup(bot, sandbox.BWRAP, False)
+    with CpuMeter() as meter:
+        for start in variants.values():  # warm up: SDK staging, the probe, the fork server, caches
+            one_run(start, meter)
+        results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
+        for _ in range(args.runs):
+            for name, start in variants.items():
+                results[name].append(one_run(start, meter))
+        zygote.close_all()
 
+    load = os.getloadavg()
     print(f"bot start-up, spawn to first message (ready), {args.runs} runs each: {bot.path}")
+    print(f"CPU of a start and stop counted in {meter.kind}; load average {load[0]:.1f} on "
+          f"{os.cpu_count()} cores")
     if found.best != sandbox.BWRAP:
         print(f"(no bwrap: {found.missing})")
-    print(f"{'variant':<20} {'median':>9} {'p90':>9} {'vs plain':>9}   {'teardown':>9}")
+    print(f"{'variant':<24} {'median':>9} {'p90':>9} {'vs plain':>9}   {'teardown':>9}   "
+          f"{'CPU med':>8} {'CPU min':>8}")
     base = statistics.median(r[0] for r in results["plain (no sandbox)"])
     for name, runs in results.items():
         starts = sorted(r[0] for r in runs)
         median = statistics.median(starts)
         p90 = starts[min(len(starts) - 1, int(len(starts) * 0.9))]
         teardown = statistics.median(r[1] for r in runs)
-        print(f"{name:<20} {median:>7.1f}ms {p90:>7.1f}ms {median - base:>+7.1f}ms   {teardown:>7.1f}ms")
+        cpu = [r[2] for r in runs]
+        print(f"{name:<24} {median:>7.1f}ms {p90:>7.1f}ms {median - base:>+7.1f}ms   "
+              f"{teardown:>7.1f}ms   {statistics.median(cpu):>6.1f}ms {min(cpu):>6.1f}ms")
+    if forked:
+        fork = statistics.median(r[2] for r in results[sandbox.BWRAP])
+        cold = statistics.median(r[2] for r in results["bwrap, cold"])
+        ratio = fork / cold
+        print(f"\nCPU of a start and stop through the fork server / cold start = {fork:.1f} / "
+              f"{cold:.1f} ms = {ratio:.2f}   target <= 0.25: {'met' if ratio <= 0.25 else 'MISSED'}")
 
 
 if __name__ == "__main__":

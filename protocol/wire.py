@@ -46,6 +46,22 @@ def decode_body(body: bytes) -> dict[str, Any]:
     return message
 
 
+_TEXT = frozenset(range(0x20, 0x7f)) | {0x09, 0x0a, 0x0d}
+
+
+def looks_like_text(header: bytes) -> bool:
+    """Whether an oversized frame's length bytes begin with text (a bot printing to stdout): the
+    frame is refused anyway, so this only chooses the words of the refusal. A real length's first
+    byte is 0 below 16 MiB; printable ASCII or a UTF-8 lead byte there means text."""
+    return bool(header) and (header[0] in _TEXT or 0xc2 <= header[0] <= 0xf4)
+
+
+def text_start(data: bytes, chars: int = 24) -> str:
+    """The start of a text a bot wrote on stdout, for its error message."""
+    text = data[:chars * 4].decode("utf-8", errors="replace").split("\n")[0]
+    return text[:chars] + "…" if len(text) > chars or len(data) > len(text.encode()) else text
+
+
 class FrameReader:
     """Accumulates bytes and yields whole frames; refuses frames larger than ``limit``."""
 
@@ -63,6 +79,10 @@ class FrameReader:
             return None
         (length,) = HEADER.unpack_from(buf)
         if length > self.limit:
+            text = looks_like_text(bytes(buf[:4]))
+            if text:
+                raise FrameError(f"stdout began with text {text_start(bytes(buf))!r}: print logs to "
+                                 "stderr; stdout carries only protocol frames")
             raise FrameError(f"message of {length} bytes announced; the limit is {self.limit} bytes")
         if len(buf) < 4 + length:
             return None

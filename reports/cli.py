@@ -1,4 +1,4 @@
-"""``arena report OUTPUT``: render a tournament's store as a static HTML site."""
+"""``arena report TOURNAMENT_DIR``: render a tournament's store as a static HTML site."""
 from __future__ import annotations
 
 import time
@@ -8,11 +8,12 @@ import click
 
 
 @click.command()
-@click.argument("output", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--site", "site", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder to write the site to; default: OUTPUT itself, beside the store.")
+              help="Write the site to this folder (default: TOURNAMENT_DIR itself, beside the "
+                   "store).")
 def report(output: Path, site: Path | None) -> None:
-    """Render the tournament stored in OUTPUT as a static HTML site (open index.html)."""
+    """Render the tournament stored in TOURNAMENT_DIR as a static HTML site (open its index.html)."""
     from reports import render_site
 
     started = time.monotonic()

@@ -3,12 +3,22 @@
 #   bubblewrap      bots run in namespaces (docs/sandbox.md)
 #   python3-msgpack a Python with msgpack that a sandboxed, unprivileged bot can run
 #   chromium(-driver) the real browser of the report tests
+#   gcc libc6-dev make, nodejs, rustc cargo
+#                   the toolchains of the starter kits (arena new-bot: C, JavaScript, Rust), under
+#                   /usr where a sandboxed build or bot sees them (rustup's, under ~/.cargo, it
+#                   does not)
 set -e
 missing=""
 command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
 /usr/bin/python3 -c "import msgpack" >/dev/null 2>&1 || missing="$missing python3-msgpack"
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
+[ -x /usr/bin/gcc ] || missing="$missing gcc"
+[ -e /usr/include/stdio.h ] || missing="$missing libc6-dev"
+[ -x /usr/bin/make ] || missing="$missing make"
+[ -x /usr/bin/node ] || missing="$missing nodejs"
+[ -x /usr/bin/rustc ] || missing="$missing rustc"
+[ -x /usr/bin/cargo ] || missing="$missing cargo"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
     echo "arena: please install these Debian packages (as root):$missing" >&2

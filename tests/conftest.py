@@ -74,9 +74,16 @@ def random_bot():
 _NOT_OURS = "multiprocessing.resource_tracker"
 
 
-def _alive(process: psutil.Process) -> bool:
+def _servers() -> set[int]:
+    """The bots' fork servers (arena.sandbox.zygote): they live as long as the test process, like
+    Python's resource tracker, and are not counted; the bots they start are."""
+    from arena.sandbox import zygote
+    return zygote.server_pids()
+
+
+def _alive(process: psutil.Process, servers: set[int] = frozenset()) -> bool:
     try:
-        return (process.status() != psutil.STATUS_ZOMBIE
+        return (process.pid not in servers and process.status() != psutil.STATUS_ZOMBIE
                 and _NOT_OURS not in " ".join(process.cmdline()))
     except psutil.Error:
         return False
@@ -84,21 +91,24 @@ def _alive(process: psutil.Process) -> bool:
 
 def surviving_children() -> list[psutil.Process]:
     """Processes started (directly or not) by this test process that are still alive."""
-    return [child for child in psutil.Process().children(recursive=True) if _alive(child)]
+    servers = _servers()
+    return [child for child in psutil.Process().children(recursive=True) if _alive(child, servers)]
 
 
 def _started_since(before: set[int]) -> list[psutil.Process]:
-    """Live descendants that are not in ``before`` nor descend from one that is."""
+    """Live descendants that are not in ``before`` nor descend from one that is (a fork server
+    does not count as such an ancestor: what it starts belongs to the test that asked)."""
     me = os.getpid()
+    servers = _servers()
     found = []
     for child in psutil.Process().children(recursive=True):
-        if child.pid in before or not _alive(child):
+        if child.pid in before or not _alive(child, servers):
             continue
         try:
             ancestors = {p.pid for p in child.parents()}
         except psutil.Error:
             continue
-        if not (ancestors - {me}) & before:
+        if not (ancestors - {me} - servers) & before:
             found.append(child)
     return found
 

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from arena.bots import bundled_bots
+from arena.clihelp import SentenceGroup
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
 from arena.text import visible_line
@@ -27,7 +28,7 @@ DEMO_GAME = "block"
 DEMO_ROUNDS = 4
 
 
-@click.group("tournament")
+@click.group("tournament", cls=SentenceGroup)
 def tournament() -> None:
     """Run a tournament from a TOML file, or replay one of its matches."""
 
@@ -35,11 +36,11 @@ def tournament() -> None:
 @tournament.command("run")
 @click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Matches played at once (default: the config's, else one per core, or per "
-                   "cores_per_match).")
-@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: the config's 'output').")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+              help="Play this many matches at once (default: the config's `workers`, else one "
+                   "per core, or one per cores_per_match cores).")
+@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Store the results in this folder (default: the config's `output`).")
+@click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Play the matches on the Dask cluster whose scheduler is at ADDRESS "
                    "(tcp://HOST:8786) instead of local workers (default: the config's 'cluster'). "
@@ -51,19 +52,21 @@ def run_command(config: Path, workers: int | None, output: Path | None, quiet: b
 
 
 @click.command("ratings")
-@click.argument("output", type=click.Path(path_type=Path))
+@click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(path_type=Path))
 def ratings_command(output: Path) -> None:
-    """Print the leaderboard of a tournament's OUTPUT folder (and head-to-head for 2 players)."""
+    """Print the leaderboard of the tournament in TOURNAMENT_DIR (its results folder), and the
+    head-to-head table for a two-player game."""
     _print_ratings(output)
 
 
 @tournament.command("replay")
-@click.argument("output", type=click.Path(path_type=Path))
+@click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(path_type=Path))
 @click.argument("match_id", type=int)
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Write the replayed match record (JSON) to this file.")
+              default=None, help="Write the replayed match record as JSON to this file.")
 def replay_command(output: Path, match_id: int, replay_file: Path | None) -> None:
-    """Play match MATCH_ID of the tournament in OUTPUT again, alone: same bots, seats and seed."""
+    """Play match MATCH_ID of the tournament in TOURNAMENT_DIR again, alone: same bots, seats and
+    seed."""
     replay = replay_match(output, match_id)
     for warning in replay.warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -81,14 +84,14 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
 
 @click.command("demo")
 @click.option("--game", "game_name", default=DEMO_GAME, show_default=True,
-              type=click.Choice(sorted(GAMES)), help="The game to play.")
+              type=click.Choice(sorted(GAMES)), help="Play this game.")
 @click.option("--output", "output", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help=f"Output folder (default: {DEMO_OUTPUT}, or {DEMO_OUTPUT}-GAME "
-                                 "for another game).")
+              default=None, help=f"Store the results in this folder (default: {DEMO_OUTPUT}, "
+                                 f"or {DEMO_OUTPUT}-GAME for another game).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Matches played at once (default: one per core).")
+              help="Play this many matches at once (default: one per core).")
 def demo_command(game_name: str, output: Path | None, workers: int | None) -> None:
-    """A small round-robin of the bundled bots of a game; prints where the results are."""
+    """Play a small round-robin of the bundled bots of a game and say where the results are."""
     if output is None:
         output = Path(DEMO_OUTPUT if game_name == DEMO_GAME else f"{DEMO_OUTPUT}-{game_name}")
     _run(demo_config(game_name), workers, output, quiet=False)
@@ -117,12 +120,16 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
 
 def _run(config: TournamentConfig, workers: int | None, output: Path | None,
          quiet: bool, cluster: str | None = None) -> RunResult:
+    if cluster is not None:
+        from tournaments.cluster import check_address  # (Dask itself is imported only when used)
+        check_address(cluster)  # one line and exit 2, before anything is written
     prepared = prepare(config, output)
     click.echo(config.describe())
     click.echo(f"{len(prepared.entrants)} entrants, {len(prepared.schedule)} matches; "
                f"results in {prepared.output}")
-    if cluster or config.cluster:
-        click.echo(f"playing on the Dask cluster at {cluster or config.cluster}")
+    address = cluster if cluster is not None else config.cluster
+    if address is not None:
+        click.echo(f"playing on the Dask cluster at {address}")
     try:
         result = run_tournament(prepared, workers=workers, progress=not quiet, cluster=cluster,
                                 live_report=LIVE_REPORT_S)

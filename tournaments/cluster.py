@@ -21,8 +21,13 @@ needs, so bundles would travel again and again, and die with the worker holding 
 
 **Each match is counted once.** A match is one Dask task with a key of its own. When a worker dies
 in the middle of a match, the scheduler plays the task again on another worker (up to its
-``allowed-failures``, then the match is a :class:`~tournaments.backends.MatchError`); the parent
-gets one result per task, and ignores any second result for a match id all the same. A bot's own
+``allowed-failures``, then the match is a :class:`~tournaments.backends.MatchError`); a task
+bound to the dead worker alone is taken back by the run and submitted again to the workers
+connected now (a worker restarted by its nanny comes back under another address). The parent
+ignores any second result for a match id.
+
+**Only workers with the same code play** (:func:`code_fingerprint`): each worker is checked as it
+joins, and tasks are restricted to the workers that passed. A bot's own
 failure (crash, timeout, illegal action) is a normal match record with a seat status: the task
 succeeds and is never played again.
 
@@ -31,6 +36,8 @@ cluster is used.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import io
@@ -38,6 +45,8 @@ import os
 import shutil
 import socket
 import stat
+import struct
+import sys
 import tarfile
 import tempfile
 import threading
@@ -420,37 +429,185 @@ def _worker_address() -> str:
         return "dask"
 
 
+# The code a match's outcome depends on: two processes whose files hash alike play a match alike.
+FINGERPRINT_PARTS = ("arena/game.py", "arena/options.py", "arena/bots.py", "arena/referee.py",
+                     "arena/connection.py", "arena/errors.py", "arena/games", "arena/sandbox",
+                     "protocol", "tournaments/backends.py", "tournaments/warm.py",
+                     "tournaments/cluster.py")
+_fingerprint: str | None = None
+
+
+def code_fingerprint() -> str:
+    """SHA-256 over the source files (``*.py``) of the engines, the referee, the sandbox, the
+    protocol and the worker's side of a cluster run, as this process imports them; computed once
+    per process. Not the version string, which stays the same across commits."""
+    global _fingerprint
+    if _fingerprint is None:
+        top = Path(arena.__file__).resolve().parent.parent
+        digest = hashlib.sha256()
+        for part in FINGERPRINT_PARTS:
+            path = top / part
+            files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+            for file in files:
+                if "__pycache__" in file.parts:
+                    continue
+                digest.update(file.relative_to(top).as_posix().encode() + b"\0")
+                try:
+                    digest.update(file.read_bytes())
+                except OSError:
+                    digest.update(b"<missing>")
+                digest.update(b"\0")
+        _fingerprint = digest.hexdigest()
+    return _fingerprint
+
+
 def worker_info() -> dict[str, str]:
     """What the parent checks of every worker before sending it matches."""
-    return {"arena": arena.__version__, "cache": str(cache_root())}
+    return {"arena": arena.__version__, "fingerprint": code_fingerprint(),
+            "cache": str(cache_root())}
 
 
 # ----- the backend (parent) --------------------------------------------------------------------
 
-def _probe(address: str, timeout: float) -> None:
-    """Fail at once (``ConnectionRefusedError``) if nothing listens at a TCP address, rather than
-    after the client's whole connect timeout."""
-    from distributed.comm import parse_address
-    from distributed.comm.addressing import parse_host_port
-    try:
-        scheme, location = parse_address(address)
-        host, port = parse_host_port(location, 8786)
-    except (ValueError, TypeError):
-        return
+DEFAULT_PORT = 8786
+SCHEMES = ("tcp", "tls")
+PROBE_SECONDS = 5.0         # a Dask server greets at once: silence this long means it is none
+POLL_SECONDS = 0.5          # how often a run looks at the cluster's workers
+CALL_TIMEOUT = 10.0         # no call to the scheduler waits longer
+CHECK_TIMEOUT = 10.0        # a worker that does not answer the check in time is refused
+UNREGISTER_WAIT = 2.0       # seconds the end of a run waits for its plugin's removal
+
+
+def check_address(address: str) -> tuple[str, str, int]:
+    """``(scheme, host, port)`` of a scheduler address (``tcp://HOST:PORT``, ``tls://…``, or
+    ``HOST[:PORT]``), or one :class:`ArenaError` line saying what is wrong with it."""
+    text = address.strip()
+    if not text:
+        raise ArenaError("the Dask scheduler address is empty: give one such as tcp://HOST:8786, "
+                         "or leave --cluster out to play on this machine")
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    if scheme not in SCHEMES:
+        raise ArenaError(f"{address!r} is not a Dask scheduler address: it must start with "
+                         f"tcp:// or tls://, not {scheme}:// (e.g. tcp://HOST:8786; the dashboard's "
+                         "http:// address is not the scheduler's)")
+    if rest.startswith("["):  # [IPv6]:port
+        host, _, port_text = rest[1:].partition("]")
+        port_text = port_text[1:] if port_text.startswith(":") else port_text
+    else:
+        host, _, port_text = rest.rpartition(":") if ":" in rest else (rest, "", "")
+    port_text = port_text or str(DEFAULT_PORT)
+    if not host or "/" in host or "/" in port_text:
+        raise ArenaError(f"{address!r} is not a Dask scheduler address: expected tcp://HOST:PORT")
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ArenaError(f"{address!r} is not a Dask scheduler address: the port {port_text!r} is "
+                         "not a number from 1 to 65535")
+    return scheme, host, int(port_text)
+
+
+def _probe(address: str, scheme: str, host: str, port: int, timeout: float) -> None:
+    """Make sure a Dask server listens at a tcp address, in at most ``timeout`` seconds: a Dask
+    server speaks first (its handshake: a frame length, then a msgpack map naming its
+    pickle protocol). Anything else (an HTTP server such as the dashboard, a proxy, a listener
+    that says nothing) is refused here, rather than left to a client that would wait for ever
+    or read an HTTP reply as a frame length."""
     if scheme != "tcp":
-        return
+        return  # TLS: the client's own timeout bounds the handshake
+    hint = f"start one with `dask scheduler` and workers with `dask worker {address}`"
+    deadline = time.monotonic() + timeout
     try:
-        socket.create_connection((host, port), timeout=min(timeout, 5.0)).close()
+        sock = socket.create_connection((host, port), timeout=timeout)
     except ConnectionRefusedError:
-        raise
-    except OSError:
-        return  # a slow network, a name that does not resolve yet: the client says more
+        raise ArenaError(f"cannot reach the Dask scheduler at {address!r}: nothing listens there; "
+                         f"{hint}") from None
+    except OSError as exc:
+        raise ArenaError(f"cannot reach the Dask scheduler at {address!r} ({exc})") from None
+    with sock:
+        def read(n: int) -> bytes:
+            data = b""
+            while len(data) < n:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                sock.settimeout(left)
+                chunk = sock.recv(n - len(data))
+                if not chunk:
+                    raise ConnectionError("it closed the connection")
+                data += chunk
+            return data
+
+        what = f"{address!r} is not a Dask scheduler"
+        try:
+            (size,) = struct.unpack("<Q", read(8))
+            if not 8 <= size <= 1 << 20:
+                raise ArenaError(f"{what}: it answered with something else (an HTTP server? the "
+                                 f"dashboard listens on 8787, the scheduler on {DEFAULT_PORT})")
+            if b"pickle-protocol" not in read(size):
+                raise ArenaError(f"{what}: its greeting is not Dask's")
+        except TimeoutError:
+            raise ArenaError(f"{what}: it accepted the connection but said nothing in "
+                             f"{timeout:g} s (an HTTP server or a proxy? the dashboard listens on "
+                             f"8787, the scheduler on {DEFAULT_PORT})") from None
+        except OSError as exc:
+            raise ArenaError(f"{what}: {exc}") from None
+
+
+def _check_scheduler(address: str, timeout: float) -> None:
+    """A Dask server answers ``identity``: make sure it is the scheduler, not a worker or a
+    nanny (a client connected to those fails with a traceback, and another one 20 s later)."""
+    from distributed.core import rpc
+
+    async def identity() -> Any:
+        server = rpc(address, timeout=timeout)
+        try:
+            return await asyncio.wait_for(server.identity(), timeout)
+        finally:
+            await server.close_rpc()
+
+    try:
+        info = asyncio.run(identity())
+    except Exception as exc:
+        raise ArenaError(f"cannot reach the Dask scheduler at {address!r} "
+                         f"({type(exc).__name__}: {exc})".splitlines()[0]) from None
+    kind = info.get("type") if isinstance(info, dict) else None
+    if kind != "Scheduler":
+        theirs = info.get("scheduler") if isinstance(info, dict) else None
+        hint = f"; its scheduler is at {theirs}" if theirs else ""
+        raise ArenaError(f"{address!r} is a Dask {kind or 'server'}, not the scheduler{hint}")
+
+
+def _describe_refusal(info: Any) -> str:
+    if isinstance(info, dict):
+        theirs = info.get("fingerprint")
+        if theirs is None:
+            return (f"it runs an arena ({info.get('arena')}) that does not report its code's "
+                    "fingerprint; install this arena there")
+        return (f"it runs other arena code (fingerprint {str(theirs)[:12]}, this is "
+                f"{code_fingerprint()[:12]}; arena {info.get('arena')}); install this arena "
+                "there")
+    if isinstance(info, TimeoutError):
+        return str(info)
+    if isinstance(info, ArenaError):  # arena runs there, but cannot play (its bot cache, say)
+        return str(info).splitlines()[0][:300]
+    if isinstance(info, BaseException):
+        text = f"{type(info).__name__}: {info}".splitlines()[0][:200]
+        return f"it cannot run arena's check ({text}; is arena installed there?)"
+    return f"it answered the check with {info!r}"[:200]
 
 
 class DaskBackend:
-    """Plays jobs as tasks on a Dask cluster: at most as many at once as the cluster has worker
-    threads (``max_in_flight`` caps it further), so that a stop lets only the matches in flight
-    end. ``address``: a scheduler address, or a connected ``distributed.Client`` (left open)."""
+    """Plays jobs as tasks on a Dask cluster: at most as many at once as its verified workers
+    have threads (``max_in_flight`` caps it further), so that a stop lets only the matches in
+    flight end. ``address``: a scheduler address, or a connected ``distributed.Client`` (left
+    open).
+
+    Workers are checked as they come (every ``POLL_SECONDS``): a worker whose arena code has
+    another :func:`code_fingerprint`, or that cannot run the check, is refused with a warning
+    naming it and never gets a match (every task is restricted to the verified workers).
+    With no verified worker, the run waits (``status`` says so) and a stop ends it at once.
+    A task whose allowed workers are all gone (a worker restarted by its nanny comes back under
+    another address) is cancelled and submitted again to the workers connected now."""
 
     def __init__(self, address: Any, *, connect_timeout: float = 10.0,
                  max_in_flight: int | None = None, cores_per_match: int = 1) -> None:
@@ -458,11 +615,15 @@ class DaskBackend:
         self._distributed = distributed
         self._client: Any = None
         if isinstance(address, str):
+            scheme, host, port = check_address(address)
+            address = f"{scheme}://{host if ':' not in host else f'[{host}]'}:{port}"
+            _probe(address, scheme, host, port, min(connect_timeout, PROBE_SECONDS))
+            if scheme == "tcp":
+                _check_scheduler(address, connect_timeout)
             try:
-                _probe(address, connect_timeout)
                 self._client = distributed.Client(address, timeout=connect_timeout,
                                                   set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as exc:
+            except Exception as exc:  # whatever it is, one line
                 raise ArenaError(f"cannot reach the Dask scheduler at {address!r} ({exc}); start "
                                  f"one with `dask scheduler` and workers with `dask worker "
                                  f"{address}`") from None
@@ -475,47 +636,112 @@ class DaskBackend:
         self.name = f"dask {self.address}"
         self.max_in_flight = max_in_flight
         self.cores_per_match = cores_per_match
+        self.say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)
+        self.status: Callable[[str | None], None] = lambda text: None
         self._stopping = False
         self._aborting = False
-        self._threads_checked = 0.0
+        self._looked = 0.0
+        self._verified: dict[str, int] = {}    # worker address -> threads
+        self._refused: dict[str, str] = {}     # worker address -> why
+        self._checking: dict[str, Any] = {}    # worker address -> its check (a future)
+        self._listing: Any = None              # the scheduler's list of workers, asked for
+        self._current: dict[str, int] = {}     # the workers connected, as last listed
+        self._waiting = False
         self._threads = 0
         try:
-            self._check_workers(connect_timeout)
+            deadline = time.monotonic() + CHECK_TIMEOUT + 1.0
+            self._look(force=True)
+            while self._checking and time.monotonic() < deadline:  # the workers there now
+                time.sleep(0.05)
+                self._look(force=True)
         except BaseException:
             self.close()
             raise
         self.workers = self._window()
 
-    def _check_workers(self, timeout: float) -> None:
+    def attach(self, say: Callable[[str], None], status: Callable[[str | None], None]) -> None:
+        """Where warnings go (a line each) and the run's status line (``None``: clear it)."""
+        self.say, self.status = say, status
+
+    # ----- the workers ------------------------------------------------------------------------
+    def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
+        """A client call that waits at most ``CALL_TIMEOUT``."""
+        return self._client.sync(method, *args, callback_timeout=CALL_TIMEOUT, **kwargs)
+
+    def _look(self, force: bool = False) -> None:
+        """Every ``POLL_SECONDS``: forget the workers that left; check those that joined. The
+        list of workers and the checks are asked for in the background, so that a look never
+        holds up the results in between (``force``: wait for the list now)."""
+        now = time.monotonic()
+        if self._listing is None and (force or now - self._looked >= POLL_SECONDS):
+            self._looked = now
+            self._listing = asyncio.run_coroutine_threadsafe(
+                asyncio.wait_for(self._client.scheduler.ncores(), CALL_TIMEOUT),
+                self._client.loop.asyncio_loop)
+        if self._listing is not None and (force or self._listing.done()):
+            listing, self._listing = self._listing, None
+            try:
+                self._current = dict(listing.result(timeout=CALL_TIMEOUT + 1))
+            except Exception as exc:
+                if self._client.status not in ("running", "connecting", "newly-created"):
+                    raise ArenaError(f"lost the connection to the Dask scheduler at "
+                                     f"{self.address} ({type(exc).__name__}); run the same "
+                                     "command again to resume") from None
+                return
+        elif not self._checking:
+            return
+        current = self._current
+        for gone in [a for a in self._verified if a not in current]:
+            del self._verified[gone]
+        for gone in [a for a in self._refused if a not in current]:
+            del self._refused[gone]
+        for gone in [a for a in self._checking if a not in current]:
+            del self._checking[gone]
+        for worker in sorted(current):   # each newcomer is checked on its own, in the background
+            if worker not in self._verified and worker not in self._refused \
+                    and worker not in self._checking:
+                self._checking[worker] = asyncio.run_coroutine_threadsafe(
+                    self._check(worker), self._client.loop.asyncio_loop)
+        for worker, check in list(self._checking.items()):
+            if not check.done():
+                continue
+            del self._checking[worker]
+            try:
+                info = check.result()
+            except BaseException as exc:  # noqa: BLE001 (whatever it was, the worker is refused)
+                info = exc
+            if isinstance(info, dict) and info.get("fingerprint") == code_fingerprint():
+                self._verified[worker] = current[worker]
+            else:
+                self._refused[worker] = _describe_refusal(info)
+                self.say(f"warning: Dask worker {worker} gets no matches: "
+                         f"{self._refused[worker]}")
+        self._threads = sum(self._verified.values())
+
+    async def _check(self, worker: str) -> Any:
+        """What ``worker_info`` says on ``worker`` (or the exception), in ``CHECK_TIMEOUT``."""
         try:
-            self._client.wait_for_workers(1, timeout=timeout)
-        except (TimeoutError, OSError):
-            raise ArenaError(f"the Dask scheduler at {self.address} has no workers; start some "
-                             f"with `dask worker {self.address}`") from None
-        try:
-            infos = self._client.run(worker_info)
-        except ArenaError as exc:
-            raise ArenaError(f"a Dask worker of {self.address}: {exc}") from None
-        except Exception as exc:  # typically: the workers cannot import arena
-            raise ArenaError(f"the Dask workers of {self.address} cannot play arena matches "
-                             f"({type(exc).__name__}: {exc}); install the same arena on every "
-                             f"worker ({INSTALL_HINT})") from None
-        for worker, info in sorted(infos.items()):
-            if info.get("arena") != arena.__version__:
-                raise ArenaError(f"Dask worker {worker} runs arena {info.get('arena')}, this is "
-                                 f"arena {arena.__version__}: install the same version everywhere")
+            infos = await asyncio.wait_for(
+                self._client._run(worker_info, workers=[worker], on_error="return"),
+                CHECK_TIMEOUT)
+        except asyncio.TimeoutError:
+            return TimeoutError(f"it did not answer arena's check in {CHECK_TIMEOUT:g} s")
+        return infos.get(worker, LookupError("it left"))
 
     def _window(self) -> int:
-        """Matches in flight: the cluster's worker threads (re-read every few seconds, as
-        workers come and go), at most ``max_in_flight``."""
-        now = time.monotonic()
-        if now - self._threads_checked > 2.0 or not self._threads:
-            self._threads_checked = now
-            try:
-                self._threads = max(1, sum(self._client.nthreads().values()))
-            except Exception:
-                self._threads = max(1, self._threads)
+        """Matches in flight: the verified workers' threads, at most ``max_in_flight``."""
         return min(self._threads, self.max_in_flight or self._threads)
+
+    def _wait_status(self, waiting: bool) -> None:
+        if waiting == self._waiting:
+            return
+        self._waiting = waiting
+        if not waiting:
+            self.status(None)
+            return
+        refused = f"; {len(self._refused)} refused" if self._refused else ""
+        self.status(f"waiting for Dask workers at {self.address} (none connected that can play"
+                    f"{refused}; start some with `dask worker {self.address}`)")
 
     # ----- the Backend protocol ---------------------------------------------------------------
     def stop(self) -> None:
@@ -536,9 +762,15 @@ class DaskBackend:
         pending.reverse()  # pop() from the end: schedule order
         # Each task names the match its worker plays next (its bots start ahead there); that
         # match is held back here and submitted to the same worker when the task ends.
-        in_flight: dict[str, tuple[MatchJob, Any, MatchJob | None]] = {}  # key -> job, future, next
+        # key -> job, future, the match held back, the workers allowed to play it
+        in_flight: dict[str, tuple[MatchJob, Any, MatchJob | None, frozenset[str]]] = {}
         seen: set[int] = set()
-        futures = self._distributed.as_completed(loop=client.loop)
+        attempts: dict[int, int] = {}
+        # Results are fetched in the background: a result lost with its worker before it was
+        # fetched is computed again, and waiting for it here would block the loop that takes
+        # back tasks whose workers are gone.
+        futures = self._distributed.as_completed(loop=client.loop, with_results=True,
+                                                 raise_errors=False)
 
         def seats(job: MatchJob) -> tuple[str, ...]:
             return tuple(digests[Path(bot.path)] for bot in job.bots)
@@ -546,66 +778,117 @@ class DaskBackend:
         def submit(job: MatchJob, worker: str | None = None) -> None:
             after = pending.pop() if pending else None
             ahead = (after, seats(after)) if after is not None else None
+            allowed = [worker] if worker in self._verified else sorted(self._verified)
+            attempt = attempts[job.match_id] = attempts.get(job.match_id, 0) + 1
+            again = f"r{attempt - 1}" if attempt > 1 else ""
             future = client.submit(play_on_worker, job, seats(job), ahead, self.cores_per_match,
                                    pure=False,
-                                   key=f"arena-match-{token}-{job.match_id}",
-                                   workers=[worker] if worker else None,
-                                   allow_other_workers=worker is not None)
-            in_flight[future.key] = (job, future, after)
+                                   key=f"arena-match-{token}{again}-{job.match_id}",
+                                   workers=allowed, allow_other_workers=False)
+            in_flight[future.key] = (job, future, after, frozenset(allowed))
             futures.add(future)
 
         def held_back() -> MatchJob | None:
             """At the end of a run, a free thread takes a match held back for a busy worker."""
-            for key, (job, future, after) in in_flight.items():
+            for key, (job, future, after, allowed) in in_flight.items():
                 if after is not None:
-                    in_flight[key] = (job, future, None)
+                    in_flight[key] = (job, future, None, allowed)
                     return after
             return None
 
+        def orphans() -> None:
+            """Take back the tasks none of whose workers is here any more: Dask would keep them
+            (state ``no-worker``) until that very address came back, which a restarted worker
+            never does. They go again to the workers here now (or are dropped on a stop)."""
+            for key, (job, future, after, allowed) in list(in_flight.items()):
+                if allowed & self._verified.keys() or future.done():
+                    continue
+                del in_flight[key]
+                future.cancel()
+                if not self._stopping:
+                    if after is not None:
+                        pending.append(after)
+                    pending.append(job)
+
         try:
             while not self._aborting:
+                self._look()
+                orphans()
                 while not self._stopping and len(in_flight) < self._window():
                     job = pending.pop() if pending else held_back()
                     if job is None:
                         break
                     submit(job)
-                if not in_flight:
+                if not in_flight and (self._stopping or not pending):
                     return
-                future = next(futures)
-                job, _, after = in_flight.pop(future.key)
-                if future.status == "finished":
-                    finished = future.result()
+                self._wait_status(not self._verified and not self._stopping)
+                item = self._next(futures, POLL_SECONDS)
+                if item is None or item[0].key not in in_flight:
+                    continue  # nothing yet, or a task taken back
+                future, value = item
+                job, _, after, _ = in_flight.pop(future.key)
+                if isinstance(value, Finished):
                     future.release()
                     if after is not None and not self._stopping:
-                        submit(after, worker=finished.worker.rsplit(" pid ", 1)[0])
+                        if self._verified:
+                            submit(after, worker=value.worker.rsplit(" pid ", 1)[0])
+                        else:  # every worker left meanwhile: it waits with the others
+                            pending.append(after)
                     if job.match_id in seen:  # one task per match: never; but count once, surely
                         continue
                     seen.add(job.match_id)
-                    yield finished
-                elif future.status == "cancelled":
+                    yield value
+                elif future.status == "cancelled" or type(value).__name__ == "CancelledError":
                     what = ("lost the connection to the Dask scheduler at" if client.status
                             != "running" else "the task was cancelled on the Dask cluster at")
                     raise ArenaError(f"{what} {self.address} (match {job.match_id} was in "
                                      "flight); run the same command again to resume")
                 else:
-                    self._raise(job, future)
+                    self._raise(job, value, future)
         finally:
-            try:
-                if in_flight:
-                    client.cancel([f for _, f, _ in in_flight.values()])
-                client.run(end_of_run)
-                client.unregister_worker_plugin(plugin)
-            except Exception:
-                pass
+            self._wait_status(False)
+            self._end(plugin, [f for _, f, _, _ in in_flight.values()])
 
-    def _raise(self, job: MatchJob, future: Any) -> None:
-        exc = future.exception()
+    @staticmethod
+    def _next(futures: Any, timeout: float) -> tuple[Any, Any] | None:
+        """The next finished task and its result (or exception), or ``None`` after ``timeout``
+        seconds without one."""
+        with futures.thread_condition:
+            if not futures.has_ready():
+                futures.thread_condition.wait(timeout)
+        return next(futures) if futures.has_ready() else None
+
+    def _end(self, plugin: str, unfinished: list[Any]) -> None:
+        """Cancel what is left, let the verified workers go of their cores and warm bots, and
+        remove the run's plugin; each step bounded in time. The scheduler forgets the plugin
+        as soon as it gets the request, then asks every worker to drop it, and waits for each
+        answer: a worker that cannot answer (one that fails to start, say) would hold the end
+        of the run for the whole timeout, so the run does not wait for that beyond a moment."""
+        client = self._client
+        if unfinished:
+            with contextlib.suppress(Exception):
+                self._call(client._cancel, unfinished)
+        if self._verified:
+            with contextlib.suppress(Exception):
+                self._call(client._run, end_of_run, workers=list(self._verified),
+                           on_error="ignore")
+        with contextlib.suppress(Exception):
+            removal = asyncio.run_coroutine_threadsafe(
+                client._unregister_worker_plugin(name=plugin), client.loop.asyncio_loop)
+            with contextlib.suppress(Exception):
+                removal.result(timeout=UNREGISTER_WAIT)
+
+    def _raise(self, job: MatchJob, exc: Any, future: Any) -> None:
         if isinstance(exc, ArenaError):  # a BundleError, typically
             raise ArenaError(f"match {job.match_id} on the Dask cluster: {exc}") from None
         if type(exc).__name__ == "KilledWorker":
             raise MatchError(job.match_id, f"the Dask workers playing it died again and again "
                                            f"({exc}); see the workers' logs") from None
-        details = "".join(traceback.format_exception(type(exc), exc, future.traceback()))
+        try:
+            tb = exc.__traceback__ or self._call(future._traceback)
+        except Exception:
+            tb = None
+        details = "".join(traceback.format_exception(type(exc), exc, tb))
         raise MatchError(job.match_id, details) from None
 
     # ----- bundles ----------------------------------------------------------------------------
@@ -655,4 +938,5 @@ class DaskBackend:
 
 
 __all__ = ["Bundle", "BundleError", "DaskBackend", "bot_folder", "cache_root",
-           "cached_bot_folder", "pack_folder", "play_on_worker"]
+           "cached_bot_folder", "check_address", "code_fingerprint", "pack_folder",
+           "play_on_worker"]

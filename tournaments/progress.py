@@ -37,6 +37,7 @@ class Progress:
         self._last_draw = 0.0
         self._drawn = False
         self._last_logged = -1
+        self.note: str | None = None
 
     @property
     def rate(self) -> float:
@@ -52,8 +53,9 @@ class Progress:
         rate = self.rate
         left = self.total - self.done
         eta = format_duration(left / rate) if rate > 0 else "--:--"
-        return (f"[{bar}] {self.done}/{self.total} matches  {rate:.1f}/s  ETA {eta}  "
+        line = (f"[{bar}] {self.done}/{self.total} matches  {rate:.1f}/s  ETA {eta}  "
                 f"failures {self.failures}")
+        return f"{line}  -- {self.note}" if self.note else line
 
     def advance(self, failures: int = 0) -> None:
         """One more match finished, with ``failures`` failed seats."""
@@ -85,6 +87,17 @@ class Progress:
         self.stream.flush()
         if self.tty and self._drawn:
             self.draw(force=True)
+
+    def status(self, note: str | None) -> None:
+        """Show ``note`` after the counts until it is cleared (``None``): on a terminal in the
+        line itself, in a log as a line of its own (even when the bar is off)."""
+        if note == self.note:
+            return
+        self.note = note
+        if self.tty:
+            self.draw(force=True)
+        elif note is not None:
+            self.message(note)
 
     def close(self) -> None:
         if not self.enabled:

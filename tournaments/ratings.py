@@ -13,6 +13,8 @@
 """
 from __future__ import annotations
 
+import unicodedata
+
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -201,11 +203,27 @@ def format_head_to_head(ratings: Ratings) -> str:
     return _table(header, rows, right=set(range(2, len(header))) | {0})
 
 
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: wide (East Asian) characters take two, combining
+    marks none, so that names like '小明' or 'José' keep the table's columns in line."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+    widths = [max(display_width(r[i]) for r in (header, *rows)) for i in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+        return "  ".join(_pad(c, w, i in right)
                          for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
     return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])

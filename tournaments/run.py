@@ -17,7 +17,7 @@ import secrets
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -296,8 +296,8 @@ def run_tournament(prepared: Prepared, *, workers: int | None = None,
     the config's ``cluster``) is a Dask scheduler address to play on instead of local workers.
     ``live_report``: render the report's index every that many seconds while playing, and the
     whole report at the end (:class:`LiveReport`)."""
-    address = cluster or prepared.config.cluster
-    if backend is None and address:
+    address = cluster if cluster is not None else prepared.config.cluster
+    if backend is None and address is not None:  # "" too: DaskBackend says it is no address
         from tournaments.cluster import DaskBackend  # Dask is optional: imported only when used
         # connects (or fails) before anything is written; ``workers`` caps the matches in flight
         with DaskBackend(address, max_in_flight=workers,
@@ -308,6 +308,24 @@ def run_tournament(prepared: Prepared, *, workers: int | None = None,
         store, resumed = open_store(prepared)
         with store:
             return _play(prepared, store, resumed, workers, backend, progress, say, live_report)
+
+
+def build_entrants(bots: Sequence[BotSpec], say: Callable[[str], None]) -> None:
+    """Build the entrants that have a build step, before any match (arena.build caches the result
+    by content hash); a failed build is said here, and its bot's seats get ``build_failed``."""
+    from arena.build import BuildFailed, ensure_built, output_lines
+
+    for bot in bots:
+        if not bot.build:
+            continue
+        try:
+            ensure_built(bot, on_start=lambda b: say(f"building {b.name}: {' '.join(b.build)}"))
+        except BuildFailed as exc:
+            lines = output_lines(exc.output)
+            tail = "; ".join([line.strip() for line in lines if "error" in line.lower()][:2]
+                             or lines[-3:])
+            say(f"warning: entrant {bot.name!r} did not build: {exc.reason}"
+                + (f": {tail}" if tail else "") + "; its matches are lost as build_failed")
 
 
 def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
@@ -323,11 +341,16 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         say(f"note: {prepared.schedule.note}")
     if resumed:
         say(f"resuming: {done} of {total} matches already played")
+    if todo and not getattr(backend, "name", "").startswith("dask"):  # a Dask worker builds its own
+        build_entrants(prepared.bots, say)
     if backend is None:
         per_match = prepared.config.cores_per_match
         n = workers or prepared.config.workers or default_workers(per_match)
         backend = ProcessBackend(min(n, max(1, len(todo))), cores_per_match=per_match)
     by_id = {m.id: m for m in todo}
+    attach = getattr(backend, "attach", None)
+    if attach is not None:  # a backend with warnings and a status of its own (the cluster's)
+        attach(say, bar.status)
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
     outcome = "error"
     played = 0

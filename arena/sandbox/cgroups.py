@@ -18,8 +18,19 @@ from pathlib import Path
 _swept = threading.Event()
 
 
+_own_dirs: dict[tuple[int, str], list[tuple[int, Path]]] = {}
+
+
 def _own_cgroup_dirs(controller: str = "memory") -> list[tuple[int, Path]]:
-    """(cgroup version, folder of this process's ``controller`` cgroup) candidates, v2 first."""
+    """(cgroup version, folder of this process's ``controller`` cgroup) candidates, v2 first; read
+    once per process and controller (a bot's start should not parse the mount table again)."""
+    key = (os.getpid(), controller)
+    if key not in _own_dirs:
+        _own_dirs[key] = _read_own_cgroup_dirs(controller)
+    return list(_own_dirs[key])
+
+
+def _read_own_cgroup_dirs(controller: str) -> list[tuple[int, Path]]:
     try:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
         mounts = Path("/proc/self/mountinfo").read_text().splitlines()
@@ -93,6 +104,20 @@ class MemoryCap:
                 cap.remove()
                 continue
             return cap
+        return None
+
+    @staticmethod
+    def parent_dir() -> Path | None:
+        """The folder :meth:`create` makes bot cgroups in, or ``None``."""
+        for version, parent in _own_cgroup_dirs():
+            if version == 2:
+                try:
+                    if "memory" not in (parent / "cgroup.subtree_control").read_text().split():
+                        continue
+                except OSError:
+                    continue
+            if os.access(parent, os.W_OK):
+                return parent
         return None
 
     def _write(self, name: str, value: int, optional: bool = False) -> None:
@@ -203,6 +228,20 @@ class CpuPin:
                 pin.remove()
                 continue
             return pin
+        return None
+
+    @staticmethod
+    def parent_dir() -> Path | None:
+        """The folder :meth:`create` makes bot cgroups in, or ``None``."""
+        for version, parent in _own_cgroup_dirs("cpuset"):
+            if version == 2:
+                try:
+                    if "cpuset" not in (parent / "cgroup.subtree_control").read_text().split():
+                        continue
+                except OSError:
+                    continue
+            if os.access(parent, os.W_OK):
+                return parent
         return None
 
     def join(self) -> None:

@@ -30,7 +30,7 @@ _libc = ctypes.CDLL(None, use_errno=True)
 
 
 def bwrap_argv(bwrap: str, flags: frozenset[str], limits: Limits, folder: Path | None,
-                sdk: Path | None, command: list[str]) -> list[str]:
+                sdk: Path | None, command: list[str], writable: bool = False) -> list[str]:
     argv = [bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
             "--hostname", "arena"]
     if "--disable-userns" in flags:
@@ -51,7 +51,8 @@ def bwrap_argv(bwrap: str, flags: frozenset[str], limits: Limits, folder: Path |
     if sdk is not None:
         argv += ["--ro-bind", str(sdk), SDK_MOUNT]
     if folder is not None:
-        argv += ["--ro-bind", str(folder), BOT_MOUNT, "--chdir", BOT_MOUNT]
+        # A bot's folder is read-only; a build step (arena.build) writes in its own copy.
+        argv += ["--bind" if writable else "--ro-bind", str(folder), BOT_MOUNT, "--chdir", BOT_MOUNT]
     argv += ["--remount-ro", "/", "--remount-ro", "/dev"]
     if not users.is_root():  # RLIMIT_NPROC counts the user's processes: set it inside, per namespace
         prlimit = shutil.which("prlimit", path=SYSTEM_PATH)

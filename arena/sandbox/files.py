@@ -1,15 +1,17 @@
 """What a bot may see of the file system: its folder, the Python SDK, a scratch folder.
 
 The referee may live where a bot's user cannot read (``/root``, as on these machines), so the SDK
-is *staged*: the ``protocol`` package and ``msgpack`` (nothing else of the referee) are copied
-once per referee process into a world-readable folder, which the sandbox shows at
-``/opt/arena/sdk``, and compiled there by the bots' own ``python3`` (bots never write bytecode, so
-without it every Python bot would compile the SDK again as it starts). A bot folder that its user could not read (or could write) is staged the
-same way, per match, readable by that bot's group only.
+is *staged*: the ``protocol`` package, ``msgpack`` and the game engines (nothing else of the
+referee) are copied into a world-readable folder, which the sandbox shows at ``/opt/arena/sdk``,
+and compiled there by the bots' own ``python3`` (bots never write bytecode, so without it every
+Python bot would compile the SDK again as it starts). That is done once per machine, sources and
+interpreter version, not once per referee process: the folder's name carries a key of them. A
+bot folder that its user could not read (or could write) is staged the same way, per match (per
+fork server, arena.sandbox.zygote), readable by that bot's group only.
 """
 from __future__ import annotations
 
-import atexit
+import hashlib
 import os
 import shutil
 import stat
@@ -113,13 +115,48 @@ def sweep_stale() -> None:
                 continue
 
 
+def _sdk_key(python: str | None) -> str:
+    """What the staged SDK depends on: every source file (path, size, time) and the bots'
+    interpreter (its bytecode is for that version); a change of either stages a new one."""
+    digest = hashlib.sha256()
+    sources = [*_PACKAGES.items(), *(("arena/" + n, _ARENA / n) for n in ENGINE_MODULES),
+               *(("arena/" + n, _ARENA / n) for n in ENGINE_PACKAGES)]
+    for name, source in sources:
+        paths = [source] if source.is_file() else sorted(p for p in source.rglob("*")
+                                                         if "__pycache__" not in p.parts)
+        for path in paths:
+            st = path.stat()
+            digest.update(f"{name}/{path.relative_to(source)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    if python is not None:
+        st = os.stat(os.path.realpath(python))
+        digest.update(f"{os.path.realpath(python)}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _trusted(folder: Path) -> bool:
+    """A folder only this process's user can have made and changed (the temp folder is shared)."""
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & 0o022
+
+
 def sdk_dir() -> Path:
-    """The staged SDK folder (``protocol`` + ``msgpack`` + the game engines of ``arena``), created
-    on first use, removed at exit."""
+    """The staged SDK folder (``protocol`` + ``msgpack`` + the game engines of ``arena``), compiled
+    for the bots' ``python3``: staged once per machine, sources and interpreter version
+    (``$TMPDIR/arena-sdk-cache-KEY``), shared by every referee process and kept for the next."""
     global _sdk
     with _sdk_lock:
-        if _sdk is None or not _sdk.is_dir():
+        if _sdk is not None and _sdk.is_dir():
+            return _sdk
+        python = shutil.which("python3", path=SYSTEM_PATH)
+        final = temp_base() / f"arena-sdk-cache-{_sdk_key(python)}"
+        if not _trusted(final):
             sweep_stale()
+            if final.exists() or final.is_symlink():  # someone else's: not ours to trust or remove
+                final = Path(tempfile.mkdtemp(prefix=_prefix("sdk"), dir=temp_base()))
+                os.rmdir(final)
             folder = Path(tempfile.mkdtemp(prefix=_prefix("sdk"), dir=temp_base()))
             for name, source in _PACKAGES.items():
                 _copy_tree(source, folder / name, 0o755, 0o644, links_out=True)
@@ -130,18 +167,21 @@ def sdk_dir() -> Path:
                 os.chmod(engines / name, 0o644)
             for name in ENGINE_PACKAGES:
                 _copy_tree(_ARENA / name, engines / name, 0o755, 0o644, links_out=True)
-            _compile(folder)
+            _compile(folder, python)
             os.chmod(folder, 0o755)
-            owner = os.getpid()
-            atexit.register(lambda: os.getpid() == owner and shutil.rmtree(folder, ignore_errors=True))
-            _sdk = folder
+            try:
+                os.rename(folder, final)  # atomic: another referee may have staged it meanwhile
+            except OSError:
+                shutil.rmtree(folder, ignore_errors=True)
+                if not _trusted(final):
+                    raise
+        _sdk = final
         return _sdk
 
 
-def _compile(folder: Path) -> None:
+def _compile(folder: Path, python: str | None) -> None:
     """Bytecode of the staged SDK for the ``python3`` bots run (best effort: without it, bots
     compile the SDK themselves, a few milliseconds each)."""
-    python = shutil.which("python3", path=SYSTEM_PATH)
     if python is None:
         return
     try:
@@ -191,6 +231,14 @@ def stage_bot(folder: Path, gid: int, max_bytes: int = DEFAULT_FOLDER_MB * MiB) 
         shutil.rmtree(stage, ignore_errors=True)
         raise
     return stage
+
+
+def chown_tree(folder: Path, uid: int) -> None:
+    """Give ``folder`` and everything in it (symlinks themselves, never their targets) to ``uid``."""
+    os.chown(folder, uid, uid)
+    for root, dirs, names in os.walk(folder):
+        for name in dirs + names:
+            os.chown(os.path.join(root, name), uid, uid, follow_symlinks=False)
 
 
 def make_scratch(uid: int | None) -> Path:

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from arena.bots import BotSpec
-from arena.sandbox import files, levels, users
+from arena.sandbox import files, levels, users, zygote
 from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.command import (
     SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, bwrap_argv, check_program, environment, preexec,
@@ -53,8 +53,9 @@ class BotProcess:
     def __init__(self, proc: subprocess.Popen, level: str, limits: Limits,
                  scratch: Path | None = None, user: users.BotUser | None = None,
                  stage: Path | None = None, memory_cap: MemoryCap | None = None,
-                 cpu_pin: CpuPin | None = None) -> None:
+                 cpu_pin: CpuPin | None = None, forked: bool = False) -> None:
         self.proc = proc
+        self.forked = forked  # started by the bot's fork server (arena.sandbox.zygote)
         self.level = level
         self.limits = limits
         self.scratch = scratch
@@ -92,6 +93,13 @@ class BotProcess:
         return self.memory_cap.oom_kills() if self.memory_cap is not None else 0
 
     def _kill_processes(self) -> None:
+        if self.forked:  # PID 1 of the bot's PID namespace: when it dies, the kernel kills the rest
+            if self.proc.poll() is None:
+                try:
+                    os.kill(self.proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            return
         if self.uid is not None:
             users.kill_user(self.uid)  # every process of the bot's uid, daemons included
         try:
@@ -114,6 +122,14 @@ class BotProcess:
     def _wait_gone(self, timeout: float) -> bool:
         """Wait until every process of the bot is gone, killing again meanwhile; ``False`` if some
         remain after ``timeout``. Asks the memory cgroup where there is one, else scans for the uid."""
+        if self.forked:
+            # the server reaps PID 1 only once every process of its namespace is gone (the kernel
+            # waits for them), and a bot cannot leave its PID namespace: its exit is the bot's end
+            try:
+                self.proc.wait(timeout)
+                return True
+            except subprocess.TimeoutExpired:
+                return False
         if self.memory_cap is None:
             return self.uid is None or users.wait_gone(self.uid, timeout)
         cap = self.memory_cap
@@ -167,16 +183,58 @@ def _cgroup_name(user: users.BotUser | None) -> str:
     return f"arena-bot-{user.uid}" if user else f"arena-bot-p{os.getpid()}-{next(_cgroup_serial)}"
 
 
-def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) -> BotProcess:
+def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> "BotProcess | None":
+    """A bot from its fork server: same namespaces, uid, cgroup and scratch as a cold start;
+    ``None`` if this process has as many servers as it keeps, all in use."""
+    server = zygote.for_bot(bot, limits)
+    if server is None:
+        return None
+    check_program(bot.command, bot.path, BWRAP, SYSTEM_PATH)
+    user = users.allocate()
+    cap = pin = None
+    try:
+        if MEMORY_CGROUP:
+            cap = MemoryCap.create(_cgroup_name(user), limits.memory_mb * MiB, users.is_free)
+        cores = _pinned_cores()
+        if cores is not None:
+            pin = CpuPin.create(cap.folder.name if cap is not None else _cgroup_name(user), cores,
+                                users.is_free)
+        proc = server.spawn(limits, user.uid, cap, pin, nice=BACKGROUND_NICE if background else 0)
+    except BaseException:
+        for cgroup in (cap, pin):
+            if cgroup is not None:
+                cgroup.remove()
+        user.release()
+        raise
+    return BotProcess(proc, BWRAP, limits, None, user, None, cap, pin, forked=True)
+
+
+def start(bot: BotSpec, limits: Limits | None = None, background: bool = False, *,
+          writable: bool = False, env: dict[str, str] | None = None) -> BotProcess:
     """Start a bot's command in its sandbox. Raises ``OSError`` if it cannot be started, and
     :class:`ArenaError` if the isolation the limits require is not available.
 
     ``background``: a bot started ahead of its match boots at the lowest CPU priority, so that it
     takes only what the match in play leaves idle; :meth:`BotProcess.to_foreground` restores it.
     Only a root referee can restore it (the bot has a uid of its own), so elsewhere this does
-    nothing."""
+    nothing.
+
+    A bot with a build step is built first (``arena.build``, cached by its folder's content
+    hash; a failed build raises :class:`arena.build.BuildFailed`) and started from the build.
+    ``writable`` (for the build step itself) shows the folder writable, owned by the bot's user:
+    the caller passes a private copy. ``env`` adds variables to the bot's environment."""
+    if bot.build and not writable:
+        from arena import build
+        bot = build.ensure_built(bot)
     limits = limits or Limits()
     level = levels.choose_level(limits)
+    if level == BWRAP and limits.zygote and not writable and not env and zygote.available():
+        try:
+            forked = _start_forked(bot, limits, background)
+            if forked is not None:
+                return forked
+        except OSError as exc:  # the cold start below says why the bot cannot start, if it cannot
+            log.warning("arena: the fork server of %s failed (%s); cold start instead", bot.path, exc)
     user = users.allocate() if users.is_root() else None
     stage = scratch = cap = pin = None
     try:
@@ -188,25 +246,31 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False) 
             pin = CpuPin.create(cap.folder.name if cap is not None else _cgroup_name(user), cores,
                                 users.is_free if users.is_root() else None)
         folder = bot.path
-        if user is not None and not files.readable_in_place(folder, user.uid):
+        if writable:
+            if user is not None:
+                files.chown_tree(folder, user.uid)
+        elif user is not None and not files.readable_in_place(folder, user.uid):
             stage = files.stage_bot(folder, user.uid, limits.folder_mb * MiB)
             folder = stage / "bot"
         sdk = files.sdk_dir()
-        check_program(bot.command, folder, level,
-                       os.environ.get("PATH", SYSTEM_PATH) if level == PROCESS_GROUP else SYSTEM_PATH)
+        command = bot.build if writable and bot.build else bot.command
+        check_program(command, folder, level,
+                      os.environ.get("PATH", SYSTEM_PATH) if level == PROCESS_GROUP else SYSTEM_PATH)
         if level == BWRAP:
             found = levels.support()
             assert found.bwrap is not None
-            argv = bwrap_argv(found.bwrap, found.bwrap_flags, limits, folder, sdk, list(bot.command))
-            env = environment(level, SCRATCH_MOUNT, SDK_MOUNT)
+            argv = bwrap_argv(found.bwrap, found.bwrap_flags, limits, folder, sdk, list(command),
+                              writable)
+            environ = environment(level, SCRATCH_MOUNT, SDK_MOUNT)
             cwd = Path("/")
         else:
             scratch = files.make_scratch(user.uid if user else None)
-            argv = list(bot.command)
-            env = environment(level, str(scratch), str(sdk))
+            argv = list(command)
+            environ = environment(level, str(scratch), str(sdk))
             cwd = folder
+        environ.update(env or {})
         proc = subprocess.Popen(
-            argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            argv, cwd=cwd, env=environ, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, bufsize=0, close_fds=True,
             preexec_fn=preexec(limits, user.uid if user else None, level, cap,
                                nice=BACKGROUND_NICE if background and user else 0, pin=pin),

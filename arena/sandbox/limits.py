@@ -49,6 +49,9 @@ class Limits:
         "refuse to run a bot without full isolation (bubblewrap) instead of falling back"))
     sandbox: str = field(default=AUTO, metadata=_doc(
         "'auto' (the strongest level available) or one of: " + ", ".join(LEVELS)))
+    zygote: bool = field(default=True, metadata=_doc(
+        "start each match's bot from a fork server prepared once per bot (same isolation, a "
+        "fraction of the cost; root referees only), instead of a cold start through bubblewrap"))
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -56,8 +59,9 @@ class Limits:
             if f.type in ("int", int):
                 if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                     raise ArenaError(f"limit {f.name}={value!r}: must be a positive whole number")
-        if not isinstance(self.strict, bool):
-            raise ArenaError(f"limit strict={self.strict!r}: must be true or false")
+        for name in ("strict", "zygote"):
+            if not isinstance(getattr(self, name), bool):
+                raise ArenaError(f"limit {name}={getattr(self, name)!r}: must be true or false")
         if self.sandbox not in (AUTO, *LEVELS):
             raise ArenaError(f"limit sandbox={self.sandbox!r}: must be 'auto' or one of "
                              f"{', '.join(LEVELS)}")

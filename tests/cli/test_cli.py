@@ -143,6 +143,9 @@ def test_check_takes_options_like_play():
     ("illegal_action", "illegal action: decision "),
     ("wrong_version", "handshake failed: speaks protocol version 2"),
     ("crash_at_start", "RuntimeError: model file not found"),
+    ("prints_before_ready", "protocol error: during the handshake: stdout began with text "
+                            "'debug: starting up"),
+    ("build_fails", "build failed: build step `sh -c"),
 ])
 def test_check_reports_problems_in_plain_words(fixture, words):
     result = invoke("check", str(MISBEHAVING / fixture), "--game", "block", "-t", "0.5+0.5")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distributed])")
 
-from arena.bots import folder_hash
+from arena.bots import bundled_bot, folder_hash
 from arena.cli import cli
 from arena.errors import ArenaError
 from tournaments import cores
@@ -95,7 +95,7 @@ def test_the_command_line_and_the_toml_key_reach_the_cluster(setup: dict[str, An
                                                              tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "cli"
-    result = runner.invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "-o", str(out),
+    result = runner.invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "--output", str(out),
                                  "--cluster", cluster.scheduler_address])
     assert result.exit_code == 0, result.output
     assert f"playing on the Dask cluster at {cluster.scheduler_address}" in result.output
@@ -115,7 +115,7 @@ def test_an_unreachable_scheduler_is_a_clear_error_and_writes_nothing(setup: dic
                                                                       tmp_path: Path) -> None:
     with pytest.raises(ArenaError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
         DaskBackend("tcp://127.0.0.1:9", connect_timeout=1)
-    result = CliRunner().invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "-o",
+    result = CliRunner().invoke(cli, ["tournament", "run", str(setup["config"]), "-q", "--output",
                                       str(tmp_path / "none"), "--cluster", "tcp://127.0.0.1:9"])
     assert result.exit_code != 0 and "cannot reach the Dask scheduler" in result.output
     assert not (tmp_path / "none").exists()
@@ -164,3 +164,51 @@ def test_a_dask_worker_plays_on_a_core_of_its_own_and_lets_go_after_the_run(
     finally:
         claimers.close()
     assert claimed == sorted(cores.available())  # every core free again
+
+
+def test_source_bots_are_built_on_the_workers(tmp_path: Path, bots: dict[str, Path], client: Any,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot submitted as source is built by each worker that plays it (in the worker's own build
+    cache), never by the machine that starts the run; a failed build is build_failed there too."""
+    from arena.games import GAMES
+    from arena.kits import write_kit
+
+    local_cache = tmp_path / "local-cache"
+    monkeypatch.setenv("ARENA_BUILD_CACHE", str(local_cache))  # the workers were started before
+    source = write_kit(tmp_path / "cbot", GAMES["block"], "c")
+    broken = write_kit(tmp_path / "broken", GAMES["block"], "c")
+    (broken / "main.c").write_text("int main(void) { return x; }\n")
+    config = write_config(tmp_path / "t.toml", small_config([bots["alpha"], source, broken]))
+    with DaskBackend(client) as backend:
+        result = run_tournament(prepare(load_config(config), tmp_path / "out"), backend=backend,
+                                progress=False)
+    assert result.outcome == "complete"
+    with Store.open(result.store) as store:
+        names = {e.id: e.name for e in store.entrants()}
+        for m in store.matches():
+            for seat, entrant in enumerate(m.seats):
+                expected = "build_failed" if names[entrant] == "broken" else "ok"
+                assert m.statuses[seat] == expected, (m, names)
+    assert not local_cache.exists() or not any(local_cache.iterdir())
+
+
+def test_the_bundled_random_bots_store_the_same_records_on_the_cluster(
+        tmp_path: Path, client: Any) -> None:
+    """Issue 19.5: the random bot plays from its hello seed, so the promise "a cluster run stores
+    what a local run stores" holds for the bundled bots too (every decision, every event)."""
+    folder = bundled_bot("random").path
+    entrants = [{"path": str(folder), "name": name} for name in ("r1", "r2", "r3")]
+    data = {**small_config([], options={"single_deal": False}), "entrants": entrants}
+    config = load_config(write_config(tmp_path / "random.toml", data))
+    local = run_tournament(prepare(config, tmp_path / "local"), workers=2, progress=False)
+    with DaskBackend(client) as backend:
+        remote = run_tournament(prepare(config, tmp_path / "dask"), backend=backend,
+                                progress=False)
+    assert local.done == remote.done == 6
+    rows = comparable_rows(tmp_path / "dask")
+    assert rows == comparable_rows(tmp_path / "local")
+    assert all(len(r[-1]["decisions"]) > 10 for r in rows)   # whole matches of random play
+    assert ratings_of(tmp_path / "dask") == ratings_of(tmp_path / "local")
+    with Store.open(tmp_path / "dask") as store, Store.open(tmp_path / "local") as ref:
+        for match in store.matches():
+            assert store.record(match.id).events == ref.record(match.id).events

@@ -87,3 +87,28 @@ def test_sdk_answers_hello_act_and_stops_at_end():
 def test_minimal_bot_is_at_most_ten_lines():
     lines = [l for l in (ROOT / "bots" / "random" / "main.py").read_text().splitlines() if l.strip()]
     assert len(lines) <= 10
+
+
+@pytest.mark.parametrize("data, shown", [
+    (b"debug: starting the bot\n", "'debug: starting the bot…'"),
+    (b"ok\n\x00\x00\x00\x10", "'ok…'"),
+    ("écart 3\n".encode(), "'écart 3…'"),
+    (b"{'a': 1}", "\"{'a': 1}\""),
+])
+def test_text_on_stdout_is_named_as_text(data, shown):
+    from protocol.wire import MAX_BOT_MESSAGE, FrameError, FrameReader
+
+    reader = FrameReader(MAX_BOT_MESSAGE)
+    reader.feed(data)
+    with pytest.raises(FrameError) as refused:
+        reader.next_frame()
+    assert str(refused.value).startswith(f"stdout began with text {shown}: print logs to stderr")
+
+
+def test_an_oversized_binary_frame_is_still_a_size_error():
+    from protocol.wire import MAX_BOT_MESSAGE, FrameError, FrameReader
+
+    reader = FrameReader(MAX_BOT_MESSAGE)
+    reader.feed(b"\x00\x10\x00\x00")
+    with pytest.raises(FrameError, match="message of 1048576 bytes announced"):
+        reader.next_frame()

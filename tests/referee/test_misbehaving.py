@@ -10,7 +10,7 @@ from arena.bots import load_bot
 from arena.connection import STDERR_TAIL
 from arena.games import get_game
 from arena.record import (
-    CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT,
+    BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT,
 )
 from arena.referee import TimeControl, play_match
 from tests.conftest import surviving_children
@@ -38,6 +38,10 @@ EXPECTED = {
     "answers_early":     (PROTOCOL_ERROR, "sent a 'action' message when no answer was due"),
     "answers_twice":     (PROTOCOL_ERROR, "sent a 'action' message when no answer was due"),
     "wrong_decision":    (PROTOCOL_ERROR, "answered decision"),
+    # text on stdout is named as such, with the same status before and after ready (SPEC.md §7)
+    "prints_before_ready": (PROTOCOL_ERROR, "stdout began with text 'debug: starting up"),
+    "prints_mid_match":  (PROTOCOL_ERROR, "stdout began with text \"legal: ['"),
+    "build_fails":       (BUILD_FAILED, "build step `sh -c 'echo"),
 }
 
 
@@ -81,7 +85,7 @@ def test_misbehaving_bot_gets_its_status(name, seat, random_bot):
 
 # fixtures that fail before the first decision: the match never starts
 ENDS_BEFORE_PLAY = {"crash_at_start", "wrong_version", "protocol_true", "protocol_float",
-                    "terminal_escapes", "never_ready"}
+                    "terminal_escapes", "never_ready", "prints_before_ready", "build_fails"}
 SLACK = 20  # seconds
 
 

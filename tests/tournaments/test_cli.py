@@ -34,7 +34,7 @@ def test_run_ratings_and_replay(runner: CliRunner, tmp_path: Path, bots: dict[st
     config = write_config(tmp_path / "t.toml",
                           small_config([bots["alpha"], bots["beta"], bots["first"]]))
     out = tmp_path / "out"
-    result = runner.invoke(cli, ["tournament", "run", str(config), "-w", "2", "-o", str(out)])
+    result = runner.invoke(cli, ["tournament", "run", str(config), "-w", "2", "--output", str(out)])
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "3 entrants, 6 matches" in result.stdout
     assert "played 6 matches (6 of 6 done, 0 failed seats)" in result.stdout

@@ -77,7 +77,7 @@ def test_two_arena_tournament_runs_on_one_folder(tmp_path: Path) -> None:
     out = tmp_path / "out"
     first = subprocess.Popen(
         [sys.executable, "-m", "arena", "tournament", "run", str(config), "-q", "-w", "1",
-         "-o", str(out)], cwd=Path(__file__).parents[2], start_new_session=True,
+         "--output", str(out)], cwd=Path(__file__).parents[2], start_new_session=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -86,7 +86,7 @@ def test_two_arena_tournament_runs_on_one_folder(tmp_path: Path) -> None:
             assert first.poll() is None, first.communicate()
             assert time.monotonic() < deadline, "the first run never took its folder"
             time.sleep(0.02)
-        second = CliRunner().invoke(cli, ["tournament", "run", str(config), "-q", "-o", str(out)])
+        second = CliRunner().invoke(cli, ["tournament", "run", str(config), "-q", "--output", str(out)])
         assert first.poll() is None, "the first run ended before the second was tried"
         assert second.exit_code == 2, second.output
         assert second.stderr.strip() == (f"arena: error: output folder {str(out.resolve())!r} is in "

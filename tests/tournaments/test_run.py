@@ -403,3 +403,37 @@ def test_a_store_of_the_older_format_is_refused_with_the_reason(
     with pytest.raises(Exception, match="made by an older arena .* cannot be resumed"):
         run_tournament(prepare(load_config(config_path), out), progress=False)
     assert (out / STORE_NAME).read_bytes() == before
+
+
+def test_source_bots_are_built_once_before_the_matches(tmp_path: Path, bots: dict[str, Path],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A C bot submitted as source plays from its build (made once, before any match, cached by
+    content hash); a bot whose build fails loses every match as build_failed, said up front."""
+    from arena import build
+    from arena.games import GAMES
+    from arena.kits import write_kit
+
+    monkeypatch.setenv("ARENA_BUILD_CACHE", str(tmp_path / "cache"))
+    build.forget_failures()
+    source = write_kit(tmp_path / "cbot", GAMES["block"], "c")
+    broken = write_kit(tmp_path / "broken", GAMES["block"], "c")
+    (broken / "main.c").write_text("int main(void) { return x; }\n")
+    path = write_config(tmp_path / "t.toml", small_config([bots["alpha"], source, broken]))
+    said: list[str] = []
+    result = run_tournament(prepare(load_config(path)), workers=2, progress=False, say=said.append)
+    assert result.outcome == "complete"
+    assert "building cbot: make" in said and "building broken: make" in said
+    assert any(line.startswith("warning: entrant 'broken' did not build: build step `make`")
+               and "error" in line for line in said), said
+    assert sorted(p.name for p in source.iterdir()) == ["Makefile", "README.md", "bot.toml",
+                                                        "main.c", "mp.c", "mp.h"]
+    with Store.open(result.store) as store:
+        names = {e.id: e.name for e in store.entrants()}
+        for m in store.matches():
+            for seat, entrant in enumerate(m.seats):
+                expected = "build_failed" if names[entrant] == "broken" else "ok"
+                assert m.statuses[seat] == expected, (m, names)
+                if expected == "build_failed":
+                    assert "main.c:1" in m.stderr_tails[seat]
+    assert len(list((tmp_path / "cache").glob("*/built"))) == 1
+    build.forget_failures()

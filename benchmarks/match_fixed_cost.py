@@ -1,0 +1,105 @@
+"""The fixed CPU cost of a match, seen from the outside: ``cpu per match = S + D x decisions``.
+
+    python benchmarks/match_fixed_cost.py [--entrants K] [--rounds R] [--repeats N] [--workers W]
+
+Runs round-robin tournaments of random Block bots exactly as ``arena tournament run`` does
+(worker processes, warm starts, the SQLite store), two kinds: single-deal matches (``target =
+1``: the first deal that scores ends the match) and matches to 100 (the default). All their CPU
+(referee, workers, store, every sandboxed bot, fork servers included) is counted in a
+CPU-accounting cgroup (``benchmarks/cpu_meter.py``), which ``time`` and ``getrusage`` would miss.
+Solving the two runs' per-match averages for ``S`` (the fixed cost of a match: starting, greeting,
+ending and killing its bots, the worker's bookkeeping, storing it) and ``D`` (the CPU of one
+decision: engine, wire, both bots' turns) gives both, with the fork server (the default) and with
+the cold start (``limits.zygote = false``), in alternation; the best (lowest S) of each counts.
+
+Targets: S <= 30 ms with the fork server; CPU of a match to 100 <= 2 x its decisions' share
+``D x decisions`` (its engine-and-wire CPU without start-up).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.cpu_meter import CpuMeter  # noqa: E402
+from tournaments.config import parse_config  # noqa: E402
+from tournaments.run import prepare, run_tournament  # noqa: E402
+from tournaments.store import Store  # noqa: E402
+
+S_TARGET_MS = 30.0
+RATIO_TARGET = 2.0
+
+
+def run(meter: CpuMeter, folder: Path, name: str, target: int | None, fork_server: bool,
+        entrants: int, rounds: int, workers: int, bot: Path) -> tuple[float, float, int]:
+    """(CPU ms per match, decisions per match, matches) of one tournament."""
+    config = parse_config({
+        "name": name, "game": "block", "seed": 7,
+        "options": {} if target is None else {"target": target},
+        "limits": {"zygote": fork_server},
+        "entrants": [{"path": str(bot), "name": f"random-{i}"} for i in range(entrants)],
+        "format": {"type": "round-robin", "players": 2, "rounds": rounds},
+    }, base_dir=folder, source="benchmark")
+    prepared = prepare(config, folder / name)
+    before = meter.usage_ns()
+    result = run_tournament(prepared, workers=workers, progress=False)
+    spent = (meter.usage_ns() - before) / 1e6
+    with Store.open(result.store) as store:
+        matches = store.matches()
+        decisions = sum(len(store.record(m.id).decisions) for m in matches)
+    return spent / len(matches), decisions / len(matches), len(matches)
+
+
+def solve(short: tuple[float, float, int], long: tuple[float, float, int]) -> tuple[float, float]:
+    (c1, n1, _), (c2, n2, _) = short, long
+    d = (c2 - c1) / (n2 - n1)
+    return c1 - d * n1, d
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entrants", type=int, default=6)
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--bot", type=Path, default=ROOT / "bots" / "random")
+    args = parser.parse_args()
+    results: dict[bool, list[tuple[float, float, tuple, tuple]]] = {True: [], False: []}
+    with CpuMeter() as meter, tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+        folder = Path(tmp)
+        run(meter, folder, "warm-up", 1, True, 2, 1, args.workers, args.bot)
+        for i in range(args.repeats):
+            for fork_server in (True, False):
+                tag = f"{'fork' if fork_server else 'cold'}-{i}"
+                short = run(meter, folder, f"{tag}-short", 1, fork_server, args.entrants,
+                            args.rounds, args.workers, args.bot)
+                long = run(meter, folder, f"{tag}-long", None, fork_server, args.entrants,
+                           args.rounds, args.workers, args.bot)
+                s, d = solve(short, long)
+                results[fork_server].append((s, d, short, long))
+                print(f"{tag}: single-deal {short[0]:.1f} ms/match over {short[1]:.0f} decisions, "
+                      f"to 100 {long[0]:.1f} ms/match over {long[1]:.0f} decisions -> S = {s:.1f} ms, "
+                      f"D = {d * 1000:.0f} µs", flush=True)
+    load = os.getloadavg()[0]
+    print(f"\nCPU counted in {meter.kind}; {args.workers} worker(s); load average {load:.1f} on "
+          f"{os.cpu_count()} cores")
+    ok = True
+    for fork_server, label in ((False, "cold start "), (True, "fork server")):
+        s, d, short, long = min(results[fork_server])
+        ratio = long[0] / (d * long[1])
+        print(f"{label}: S = {s:5.1f} ms ({s / d:.0f} decisions' worth), D = {d * 1000:.0f} µs/decision; "
+              f"a match to 100 costs {long[0]:.1f} ms = {ratio:.2f} x its decisions' {d * long[1]:.1f} ms")
+        if fork_server:
+            ok = s <= S_TARGET_MS and ratio <= RATIO_TARGET
+            print(f"targets: S <= {S_TARGET_MS:.0f} ms: {'met' if s <= S_TARGET_MS else 'MISSED'}; "
+                  f"match / decisions <= {RATIO_TARGET}: {'met' if ratio <= RATIO_TARGET else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

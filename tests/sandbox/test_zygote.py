@@ -1,0 +1,145 @@
+"""The fork server (arena.sandbox.zygote): a bot started from it is as pristine as a cold start,
+and two of its children alive at once are as far apart as two cold-started bots.
+
+The bot ``friendly/leftovers`` reports on stderr what an earlier or concurrent match of itself
+could have left (marks in preloaded modules, builtins, the SDK's state, the environment, files in
+its scratch, /tmp, /dev/shm), then leaves exactly those marks. Every hostile test of
+``test_hostile.py`` runs through the fork server too: it is the default where it is available.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from arena import sandbox
+from arena.bots import load_bot
+from arena.record import OK
+from arena.referee import TimeControl, play_match
+from arena.sandbox import Limits, zygote
+from tests.sandbox.conftest import FRIENDLY, assert_nothing_survives
+
+TC = TimeControl(move_ms=2000, bank_ms=2000, startup_ms=10000)
+
+
+def require_fork_server() -> None:
+    if sandbox.support().best != sandbox.BWRAP or not zygote.available():
+        pytest.skip("the fork server needs full isolation and a root referee on Linux x86-64")
+
+
+def reports(record) -> list[dict[str, str]]:
+    """Each seat's FOUND list and WHO fields, from its stderr tail."""
+    out = []
+    for status in record.statuses:
+        assert status.status == OK, status
+        found = re.search(r"^FOUND (.*)$", status.stderr_tail, re.M)
+        who = re.search(r"^WHO (.*)$", status.stderr_tail, re.M)
+        assert found and who, status.stderr_tail
+        fields = dict(part.split("=", 1) for part in re.findall(r"\S+=\S+", who.group(1).split(" ns=")[0]))
+        fields["ns"] = who.group(1).split(" ns=")[1]
+        fields["processes"] = re.search(r"processes=(\[[^\]]*\])", who.group(1)).group(1)
+        out.append({"found": found.group(1), **fields})
+    return out
+
+
+def test_nothing_carries_over_between_matches_or_between_seats(spy):
+    """Match after match (a duplicate set plays the same bots again and again), both seats the
+    same bot, so that two children of one server live at once: no seat finds any mark."""
+    require_fork_server()
+    bot = load_bot(FRIENDLY / "leftovers")
+    seen = []
+    for seed in (1, 1, 2):  # the same deal twice, as in a duplicate set, then another
+        record = play_match("block", [bot, bot], seed=seed, time_control=TC, limits=Limits())
+        seen += reports(record)
+    assert all(p.forked for p in spy.processes), "the fork server was not used"
+    assert [r["found"] for r in seen] == ["[]"] * len(seen), seen
+    assert len({r["rng"] for r in seen}) == len(seen), "children share their random state"
+    assert_nothing_survives(spy)
+
+
+def test_two_children_alive_at_once_have_their_own_everything(spy):
+    require_fork_server()
+    bot = load_bot(FRIENDLY / "leftovers")
+    record = play_match("block", [bot, bot], seed=5, time_control=TC, limits=Limits())
+    a, b = reports(record)
+    assert a["uid"] != b["uid"]
+    assert [p.uid for p in spy.processes] == [int(a["uid"]), int(b["uid"])]
+    namespaces_a, namespaces_b = a["ns"].split(), b["ns"].split()
+    assert all(x != y for x, y in zip(namespaces_a, namespaces_b)), (namespaces_a, namespaces_b)
+    for report in (a, b):  # its own PID namespace: PID 1 (the sandbox's init) and itself only
+        assert report["pid"] == "2" and report["processes"] == "[1, 2]", report
+        assert report["userns"] == "denied", report  # no nested user namespace, as bubblewrap
+    caps = [p.memory_cap for p in spy.processes]
+    if caps[0] is not None:
+        assert caps[0].folder != caps[1].folder
+    assert_nothing_survives(spy)
+
+
+def test_the_cold_start_stays_as_the_fallback(spy, random_bot):
+    require_fork_server()
+    record = play_match("block", [random_bot, random_bot], seed=3, time_control=TC,
+                        limits=Limits(zygote=False))
+    assert [s.status for s in record.statuses] == [OK, OK]
+    assert not any(p.forked for p in spy.processes)
+    assert Limits.parse("zygote=false").zygote is False and Limits().zygote is True
+    assert_nothing_survives(spy)
+
+
+def test_a_command_that_is_not_a_python_script_is_execd_in_the_prepared_sandbox(spy):
+    require_fork_server()
+    bot = load_bot(FRIENDLY / "sh_bot")
+    other = load_bot(FRIENDLY / "leftovers")
+    record = play_match("block", [bot, other], seed=4, time_control=TC, limits=Limits())
+    assert [s.status for s in record.statuses] == [OK, OK], record.statuses
+    assert spy.processes[0].forked and zygote.for_bot(bot).script is None
+    assert_nothing_survives(spy)
+
+
+def test_a_dead_server_is_replaced(random_bot):
+    require_fork_server()
+    first = zygote.for_bot(random_bot)
+    first.proc.kill()
+    first.proc.wait()
+    process = sandbox.start(random_bot, Limits())
+    try:
+        assert process.forked and zygote.for_bot(random_bot) is not first
+    finally:
+        process.kill()
+
+
+def test_the_servers_end_with_their_bots(random_bot):
+    require_fork_server()
+    process = sandbox.start(random_bot, Limits())
+    assert process.forked and process.proc.poll() is None
+    zygote.close_all()
+    assert process.proc.wait(timeout=5) is not None  # the bot went with its server
+    process.kill()
+    assert zygote.server_pids() == set()
+
+
+def test_servers_beyond_the_cap(tmp_path, monkeypatch, random_bot):
+    """A process keeps at most MAX_SERVERS servers: a server idle long enough makes room for a new
+    one, never one whose bot runs; with no such server the bot starts cold."""
+    require_fork_server()
+    import shutil
+    monkeypatch.setattr(zygote, "MAX_SERVERS", 2)
+    zygote.close_all()
+    bots = []
+    for name in ("a", "b", "c"):
+        shutil.copytree(random_bot.path, tmp_path / name)
+        bots.append(load_bot(tmp_path / name))
+    running = sandbox.start(bots[0], Limits())  # a's server stays busy
+    try:
+        sandbox.start(bots[1], Limits()).kill()
+        cold = sandbox.start(bots[2], Limits())  # b's server was used just now: c starts cold
+        assert not cold.forked
+        cold.kill()
+        monkeypatch.setattr(zygote, "IDLE_SECONDS", 0.0)
+        warm = sandbox.start(bots[2], Limits())  # now b's idle server makes room, a's does not
+        assert warm.forked
+        warm.kill()
+        assert running.proc.poll() is None  # a's bot still runs
+        assert {k[0] for k in zygote._servers} == {bots[0].path, bots[2].path}
+    finally:
+        running.kill()
+        zygote.close_all()
