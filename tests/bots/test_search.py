@@ -113,14 +113,16 @@ def test_bot_folder_loads():
     assert not bot.games  # every game
 
 
-def test_keeps_its_clock_while_the_other_core_is_busy():
+@pytest.mark.parametrize("name, others", [("block", ["greedy"]), ("thousand", ["thousand", "random"])])
+def test_keeps_its_clock_while_the_other_core_is_busy(name, others):
     """Through the real referee and sandbox, 100 ms a move and a 2 s bank, with a process burning
     a core for the whole match: the search bot never times out."""
     burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        game = get_game("block")
-        bots = [load_bot(SEARCH), load_bot(ROOT / "bots" / "greedy")]
-        record = play_match(game, bots, options=game.make_options(2, {"max_deals": 3}), seed=4,
+        game = get_game(name)
+        bots = [load_bot(SEARCH)] + [load_bot(ROOT / "bots" / o) for o in others]
+        options = game.make_options(len(bots), {"max_deals": 2})
+        record = play_match(game, bots, options=options, seed=4,
                             time_control=TimeControl(move_ms=100, bank_ms=2000))
     finally:
         burner.kill()
