@@ -26,6 +26,7 @@ LIVE_REPORT_S = 30  # seconds between renders of the report's index while a tour
 DEMO_OUTPUT = "arena-demo"
 DEMO_GAME = "block"
 DEMO_ROUNDS = 4
+DEMO_MOVE_MS = 100
 
 
 @click.group("tournament", cls=SentenceGroup)
@@ -111,7 +112,9 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
         raise ArenaError(f"no bundled bot plays {game.name}")
     data = {"name": f"Demo: the bundled bots play {game.title}", "game": game.name, "seed": 1,
             "format": {"type": ROUND_ROBIN, "players": players, "rounds": DEMO_ROUNDS,
-                       "duplicate": True}}
+                       "duplicate": True},
+            # a quick clock: the search bot thinks about a third of it a move
+            "time_control": {"move_ms": DEMO_MOVE_MS, "bank_ms": 10 * DEMO_MOVE_MS}}
     return parse_config({**data, "entrants": entrants}, base_dir=Path.cwd(),
                         source="the demo's embedded config", stem=DEMO_OUTPUT)
 
