@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots import bundled_bots
 from arena.games import GAMES
 from tournaments.config import (
     FORMAT_KEYS, RATINGS_KEYS, TIME_CONTROL_KEYS, TOP_KEYS, ConfigError, load_config,
@@ -22,8 +23,10 @@ def test_the_documented_example_loads_and_schedules() -> None:
     config = load_config(ROOT / "tournaments" / "example.toml")
     prepared = prepare(config)
     assert config.game == "block" and config.format.rounds == 3
-    assert [e.name for e in prepared.entrants] == ["greedy", "heavy", "random", "random-twin"]
-    assert len(prepared.schedule) == 6 * 2 * 3  # 6 pairs, both seats, 3 rounds
+    names = [b.name for b in bundled_bots("block")] + ["random-twin"]  # "../bots/*" + the twin
+    assert [e.name for e in prepared.entrants] == names
+    pairs = len(names) * (len(names) - 1) // 2
+    assert len(prepared.schedule) == pairs * 2 * 3  # every pair, both seats, 3 rounds
     assert config.output_dir == ROOT / "tournaments" / "example-results"
 
 
