@@ -124,7 +124,7 @@ MUTANTS = [
             "test_a_different_tournament_is_refused_and_nothing_is_overwritten",),
            "a folder holding another tournament is refused"),
     Mutant("store-format-unchecked", "tournaments/store.py",
-           "if fmt != STORE_FORMAT:",
+           "if fmt not in READABLE_FORMATS:",
            "if False:",
            ("tests/tournaments/test_store.py",),
            "a store of another format is refused, not misread"),
