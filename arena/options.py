@@ -115,7 +115,10 @@ def build_options(options_cls: type, values: Mapping[str, Any], fixed: Mapping[s
             continue
         f = fields[name]
         parse = f.metadata.get("parse")
-        if parse is not None and raw is not None and not (isinstance(raw, str) and raw.lower() in ("none", "default", "")):
+        choices = field_choices(f) or ()
+        if isinstance(raw, str) and raw in choices:
+            value = raw  # a declared choice is itself, even one named "none"
+        elif parse is not None and raw is not None:  # the field's own syntax, "none" included
             try:
                 value = raw if _is_parsed(raw) else parse(raw)
             except (ValueError, TypeError) as exc:

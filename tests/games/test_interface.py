@@ -111,3 +111,13 @@ def test_resolved_options_round_trip_through_a_record():
     data = options_to_dict(options)
     assert data["bust_faces"] == [2, 3] and data["target"] == 10
     assert options_from_dict(TOY, data) == options
+
+
+def test_none_reaches_a_syntax_of_its_own_and_a_choice_named_none_is_itself():
+    """'none' is text for a field's own parser (Dice 1000's pits) and a choice like any other
+    (its barrel type 'none'), never turned into 'use the default'."""
+    from arena.games import get_game
+
+    dice = get_game("dice-1000")
+    options = dice.make_options(2, {"pits": "none", "barrel": "none"})
+    assert options.pits == () and options.barrel == "none"

@@ -65,7 +65,8 @@ class Dice1000Options:
     pits: Pits | None = field(default=PITS_A, metadata={
         "doc": "Pits [low, high): a player scoring in one may only bank a turn that takes them to "
                "high or more (§3, D-7); 'none' for no pits.",
-        "parse": parse_pits, "syntax": "200-300,600-700 (or none); in TOML [[200, 300], [600, 700]]"})
+        "parse": parse_pits, "syntax": "200-300,600-700 (or none); in TOML [[200, 300], [600, 700]]",
+        "show": lambda pits: ",".join(f"{lo}-{hi}" for lo, hi in pits) or "none"})
     overtake_penalty: int = field(default=50, metadata={
         "doc": "Points lost by every player a bank jumps over (§5 step 3, D-9); 0 = off."})
     dump_truck: int = field(default=555, metadata={
