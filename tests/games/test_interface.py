@@ -121,3 +121,4 @@ def test_none_reaches_a_syntax_of_its_own_and_a_choice_named_none_is_itself():
     dice = get_game("dice-1000")
     options = dice.make_options(2, {"pits": "none", "barrel": "none"})
     assert options.pits == () and options.barrel == "none"
+    assert TOY.make_options(2, {"wind": "none"}).wind == "none"

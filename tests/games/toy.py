@@ -35,6 +35,8 @@ class ToyOptions:
         "doc": "A preset.", "choices": ("standard", "short", "long")})
     target: int = field(default=20, metadata={"doc": "Score that wins."})
     max_rounds: int = field(default=100, metadata={"doc": "Most rounds a match lasts."})
+    wind: str = field(default="calm", metadata={"doc": "A choice named none.",
+                                                "choices": ("calm", "none")})
     bust_faces: tuple[int, ...] = field(default=(1,), metadata={
         "doc": "Faces that lose the turn.", "parse": _parse_faces, "syntax": "1,2"})
 
