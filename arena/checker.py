@@ -33,9 +33,8 @@ class CheckPlan:
     limits: Limits
     matches_per_seat: int = 1
 
-    def options_text(self, n: int) -> str:
-        """The options a person set, as ``key=value`` text (the rest are the game's defaults,
-        whatever the player count ``n``)."""
+    def options_text(self) -> str:
+        """The options a person set, as ``key=value`` text (the rest are the game's defaults)."""
         if not self.option_values:
             return "default options"
         return ", ".join(f"{k}={v}" for k, v in self.option_values.items())
@@ -64,7 +63,7 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
                                     time_control=plan.time_control, limits=plan.limits)
                 st = record.statuses[seat]
                 own = sum(1 for d in record.decisions if d["seat"] == seat)
-                label = (f"{n} players, seat {seat}, {plan.options_text(n)}, seed {seed}")
+                label = (f"{n} players, seat {seat}, {plan.options_text()}, seed {seed}")
                 if st.status == OK:
                     echo(f"{label}: ok, {own} decisions of its own, rank {record.ranks[seat]} "
                          f"of {n}, {st.time_ms:.0f} ms thinking")
@@ -103,12 +102,12 @@ def describe_plan(plan: CheckPlan) -> str:
     counts = ", ".join(map(str, plan.player_counts))
     seats = sum(plan.player_counts) * plan.matches_per_seat
     return (f"checking against the random bot: {plan.game.name}, {counts} players, every seat "
-            f"({seats} matches); {plan.options_text(0)}; time control "
+            f"({seats} matches); {plan.options_text()}; time control "
             f"{plan.time_control.move_ms} ms a move + {plan.time_control.bank_ms} ms bank")
 
 
 def _never_started(status) -> bool:
     """Whether a bot failed before the match could begin (it would fail every match alike)."""
     return status.status == HANDSHAKE_FAILED or (
-        status.status in (CRASH, PROTOCOL_ERROR) and ("during the handshake" in status.reason
-                                    or "could not be started" in status.reason))
+        status.status in (CRASH, PROTOCOL_ERROR)
+        and ("during the handshake" in status.reason or "could not be started" in status.reason))
