@@ -37,6 +37,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from arena.errors import IllegalActionError
+
 TERMINAL = -1
 SEED_BITS = 63  # fits a signed 64-bit integer in SQLite, MessagePack and any language
 
@@ -140,6 +142,12 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> "State":
         """An independent copy: applying actions to it never changes this state."""
+
+    def illegal(self, action: object) -> IllegalActionError:
+        """The error for an action that is not legal here, naming the seat and the legal ones."""
+        legal = ", ".join(self.legal_actions()) or "none"
+        return IllegalActionError(f"illegal action {action!r} for seat {self.current_player()} "
+                                  f"(legal: {legal})")
 
     def private_items(self, seat: int) -> set[str]:
         """The texts (tiles, cards) that only ``seat`` may see right now: the conformance suite

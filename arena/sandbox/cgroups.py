@@ -21,6 +21,21 @@ _swept = threading.Event()
 _own_dirs: dict[tuple[int, str], list[tuple[int, Path]]] = {}
 
 
+def _writable_parent(controller: str) -> Path | None:
+    """The first of this process's ``controller`` cgroup folders that can hold bot cgroups: one
+    we may write in, where (v2) the controller is enabled for children; ``None`` if none can."""
+    for version, parent in _own_cgroup_dirs(controller):
+        if version == 2:
+            try:
+                if controller not in (parent / "cgroup.subtree_control").read_text().split():
+                    continue
+            except OSError:
+                continue
+        if os.access(parent, os.W_OK):
+            return parent
+    return None
+
+
 def _own_cgroup_dirs(controller: str = "memory") -> list[tuple[int, Path]]:
     """(cgroup version, folder of this process's ``controller`` cgroup) candidates, v2 first; read
     once per process and controller (a bot's start should not parse the mount table again)."""
@@ -109,16 +124,7 @@ class MemoryCap:
     @staticmethod
     def parent_dir() -> Path | None:
         """The folder :meth:`create` makes bot cgroups in, or ``None``."""
-        for version, parent in _own_cgroup_dirs():
-            if version == 2:
-                try:
-                    if "memory" not in (parent / "cgroup.subtree_control").read_text().split():
-                        continue
-                except OSError:
-                    continue
-            if os.access(parent, os.W_OK):
-                return parent
-        return None
+        return _writable_parent("memory")
 
     def _write(self, name: str, value: int, optional: bool = False) -> None:
         try:
@@ -233,16 +239,7 @@ class CpuPin:
     @staticmethod
     def parent_dir() -> Path | None:
         """The folder :meth:`create` makes bot cgroups in, or ``None``."""
-        for version, parent in _own_cgroup_dirs("cpuset"):
-            if version == 2:
-                try:
-                    if "cpuset" not in (parent / "cgroup.subtree_control").read_text().split():
-                        continue
-                except OSError:
-                    continue
-            if os.access(parent, os.W_OK):
-                return parent
-        return None
+        return _writable_parent("cpuset")
 
     def join(self) -> None:
         """Move the calling process into this cgroup (in the child, before exec, as root)."""

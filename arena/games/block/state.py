@@ -5,7 +5,6 @@ import random
 from collections import deque
 from typing import Any
 
-from arena.errors import IllegalActionError
 from arena.game import TERMINAL, Chance, Result, State
 from arena.games.block.options import BlockOptions
 from arena.games.block.scoring import deal_points
@@ -104,9 +103,7 @@ class BlockState(State):
 
     def apply(self, action: str) -> None:
         if self._terminal or action not in self._legal:
-            raise IllegalActionError(
-                f"illegal action {action!r} for seat {self.current_player()} "
-                f"(legal: {', '.join(self._legal) or 'none'})")
+            raise self.illegal(action)
         seat = self._to_move
         self.plays.append([seat, action])
         if action == PASS:

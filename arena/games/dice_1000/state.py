@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.errors import IllegalActionError
 from arena.game import TERMINAL, Chance, Result, State
 from arena.games.dice_1000.options import Dice1000Options
 from arena.games.dice_1000.scoring import KEY_WEIGHT, ROLL_TABLE, ROLL_TABLE_STRAIGHTS
@@ -150,9 +149,7 @@ class Dice1000State(State):
 
     def apply(self, action: str) -> None:
         if self._terminal or (action != ROLL and action != STOP):
-            raise IllegalActionError(
-                f"illegal action {action!r} for seat {self.current_player()} "
-                f"(legal: {', '.join(self.legal_actions()) or 'none'})")
+            raise self.illegal(action)
         self.events.append({"type": "action", "seat": self.seat, "action": action,
                             "turn_total": self.turn_total})
         if action == ROLL:

@@ -10,7 +10,6 @@ import random
 from itertools import combinations
 from typing import Any
 
-from arena.errors import IllegalActionError
 from arena.game import TERMINAL, Chance, Result, State
 from arena.games.domino_cribbage.options import DominoCribbageOptions
 from arena.games.domino_cribbage.scoring import peg_items, show
@@ -117,9 +116,7 @@ class DominoCribbageState(State):
 
     def apply(self, action: str) -> None:
         if self._terminal or action not in self._legal:
-            raise IllegalActionError(
-                f"illegal action {action!r} for seat {self.current_player()} "
-                f"(legal: {', '.join(self._legal) or 'none'})")
+            raise self.illegal(action)
         seat = self._to_move
         if self.phase == DISCARD:
             self._discard(seat, action)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.errors import IllegalActionError
 from arena.game import TERMINAL, Chance, Result, State
 from arena.games.thousand.actions import (
     ACTIONS, BID_TEXT, BURY_HIDDEN, BURY_TEXT, DARK, GIVE_HIDDEN, GIVE_TEXT, KEEP, LOOK,
@@ -347,9 +346,7 @@ class ThousandState(State):
 
     def apply(self, action: str) -> None:
         if action not in self._legal or self.terminal:
-            raise IllegalActionError(
-                f"illegal action {action!r} for seat {self.current_player()} "
-                f"(legal: {', '.join(self._legal) or 'none'})")
+            raise self.illegal(action)
         seat = self.to_move
         self.events.append({"type": "action", "seat": seat, "action": action})
         self.log.append((seat, action))
