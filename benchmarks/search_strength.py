@@ -22,6 +22,7 @@ same figures on any machine (``time`` excepted, which depends on the machine's s
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import itertools
 import math
@@ -47,7 +48,10 @@ OPPONENTS = {
 DEFAULT_ITERATIONS = 200
 
 
+@functools.lru_cache(maxsize=None)
 def _load(folder: str, module: str = "strategy"):
+    """A bundled bot's module, loaded once: its caches (expecti's end-game tables) then last the
+    whole run, as they last a whole match in the bot's own process."""
     spec = importlib.util.spec_from_file_location(f"_{folder}_{module}",
                                                   ROOT / "bots" / folder / f"{module}.py")
     mod = importlib.util.module_from_spec(spec)
