@@ -124,10 +124,12 @@ def flow(rolls: Rolls, top: int, stop: list, roll: list, over: bool):
     return busts, banks, wins, overs
 
 
-def key(state: Dice1000State, seat: int) -> tuple:
+def key(state: Dice1000State, seat: int, penalty: int = 0) -> tuple:
     """A seat's position in the race model: score, opened, on the barrel, attempts used there,
     and falls off it so far (counted up to the fall that empties the score, §6)."""
-    score = state.scores()[seat]
+    score = max(state.scores()[seat] - penalty, 0)
+    if penalty and score == state.options.dump_truck:
+        score = 0  # §5 step 5
     cycle = state.options.barrel_falls_to_zero if state.options.barrel == "points" else 0
     return (score, state.opened[seat] or score > 0, state.on_barrel[seat],
             state.attempts[seat] if state.on_barrel[seat] else 0,
@@ -167,6 +169,8 @@ class Race:
                 positions += [(cap, True, True, a, f) for a in range(max(options.barrel_attempts, 1))]
         positions.sort(key=lambda p: (-p[0], -p[3], -p[4]))  # the top first: most turns end higher
         self.over = options.barrel == "open"
+        self.cap = cap
+        self.penalty = options.overtake_penalty
         index = {p: j for j, p in enumerate(positions)}
         count = options.bolts_per_penalty
         share = 1 / count if count else 0.0  # a bust brings the bolt penalty this much nearer
@@ -191,7 +195,7 @@ class Race:
                     roll, _ = solve(rolls, 0, top, stop, bust, None if over is None else worth[over], 0.0)
                     worth[j] = roll[5][0] - 1
         # the turn's ends under that play, then the chance of not yet having finished
-        moves = []
+        moves, self.passes = [], {}
         for j, (top, banks, busts, over) in enumerate(ends):
             stop = [None if b is None else worth[b] for b in banks]
             bust = sum(w * worth[b] for w, b in busts)
@@ -201,6 +205,12 @@ class Race:
             if over is not None:
                 to.append((povers, over))
             moves.append(to)
+            # passes[position][x // 5]: the chance its turn banks to a score above x
+            above = [0.0] * (WIN // 5 + 1)
+            for i, m in banked.items():
+                for x in range(positions[banks[i]][0] // 5):
+                    above[x] += m
+            self.passes[positions[j]] = above
         rows = [[1.0] * len(positions)]
         for _ in range(TURNS):
             prev = rows[-1]
@@ -214,25 +224,64 @@ class Race:
         independent)."""
         if state.is_terminal():
             return 1.0 if state.result().ranks[me] == 1 else 0.0
-        others = tuple(key(state, q) for q in range(state.num_players) if q != me)
+        others = tuple((key(state, q), state.bolts[q]) for q in range(state.num_players) if q != me)
         rest = cache.get(others)
         if rest is None:
             rest = [1.0] * (TURNS + 1)
-            for p in others:
-                rest = [a * b for a, b in zip(rest, self.left_of(p))]
+            for q in range(state.num_players):
+                if q != me:
+                    rest = [a * b for a, b in zip(rest, self.row(state, q))]
             cache[others] = rest
-        mine = self.left_of(key(state, me))
+        mine = self.row(state, me)
+        threat = self.threat(state, me)
+        if threat:  # overtaken before my next turn: I play on from 50 lower
+            mine = mix(mine, self.row(state, me, self.penalty), threat)
         won = sum((mine[k - 1] - mine[k]) * rest[k] for k in range(1, TURNS + 1))
         # after TURNS turns each "not yet" shrinks by a steady ratio: sum that tail in one go
         r = mine[-1] / mine[-2] if mine[-2] else 0.0
         q = rest[-1] / rest[-2] if rest[-2] else 0.0
         return won + mine[-1] * (1 - r) * rest[-1] * q / (1 - r * q)
 
+    def threat(self, state: Dice1000State, me: int) -> float:
+        """The chance that some seat below me banks past me before my next turn, costing me
+        the overtaking penalty (§5 step 3): their turns' banks, from the model."""
+        if not self.penalty or state.on_barrel[me]:
+            return 0.0
+        scores = state.scores()
+        mine = scores[me]
+        safe = 1.0
+        for q in range(state.num_players):
+            if q != me and scores[q] < mine:
+                above = self.passes.get(key(state, q))
+                if above is not None:
+                    safe *= 1 - above[mine // 5]
+        return 1 - safe
+
+    def row(self, state: Dice1000State, seat: int, penalty: int = 0) -> list:
+        """``left`` for a seat of ``state`` (``penalty`` points lower). The model counts every
+        bust as a third of the bolt penalty (it does not track bolts): a seat with more bolts
+        than the average one is that much nearer its penalty, one with fewer that much further."""
+        got = self.left_of(key(state, seat, penalty))
+        o = state.options
+        if o.bolts_per_penalty and o.bolt_penalty:
+            nearer = (state.bolts[seat] - (o.bolts_per_penalty - 1) / 2) / o.bolts_per_penalty
+            if nearer:
+                shift = o.bolt_penalty if nearer > 0 else -o.bolt_penalty
+                got = mix(got, self.left_of(key(state, seat, penalty + shift)), abs(nearer))
+        return got
+
     def left_of(self, position: tuple) -> list:
         got = self.left.get(position)
-        if got is None:  # a position the model has no row for (a score above the barrel cap)
+        if got is None and not position[2]:  # above the highest score off the barrel
+            got = self.left.get((min(position[0], self.cap - 5),) + position[1:])
+        if got is None:  # a position the model has no row for
             got = self.left[min(self.left, key=lambda p: abs(p[0] - position[0]))]
         return got
+
+
+def mix(a: list, b: list, w: float) -> list:
+    """(1 - w) a + w b, term by term."""
+    return [x + w * (y - x) for x, y in zip(a, b)]
 
 
 _RACES: dict = {}
