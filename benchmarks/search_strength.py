@@ -42,7 +42,7 @@ import search as search_module  # noqa: E402
 OPPONENTS = {
     "block": ["greedy", "heavy", "random"],
     "thousand": ["thousand", "thousand_bold", "random"],
-    "dice-1000": ["expecti", "threshold", "random"],
+    "dice-1000": ["expecti", "threshold", "threshold-200", "random"],
     "domino-cribbage": ["pegger", "random"],
 }
 DEFAULT_ITERATIONS = 200
@@ -171,6 +171,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (or round-robin seeds)")
     parser.add_argument("--players", type=int, action="append", help="player counts (default: all)")
     parser.add_argument("--ms", default="10,50,200", help="thinking times per move for 'time'")
+    parser.add_argument("--opponent", action="append", help="2 players: only these opponents")
+    parser.add_argument("--first-seed", type=int, default=0, help="2 players: the first seed")
     args = parser.parse_args()
     for name in args.game or sorted(GAMES):
         game = get_game(name)
@@ -185,8 +187,9 @@ def main() -> None:
             continue
         for n in counts:
             if n == 2:
-                for opp in opponents:
-                    mean, half, _ = duplicate(name, opp, args.pairs, iterations=args.iterations)
+                for opp in args.opponent or opponents:
+                    mean, half, _ = duplicate(name, opp, args.pairs, iterations=args.iterations,
+                                              first_seed=args.first_seed)
                     verdict = "beats" if mean - half > 0.5 else "does NOT beat"
                     print(f"{name} 2p, {args.iterations} iterations: vs {opp} {mean:.3f} ± {half:.3f} "
                           f"over {args.pairs} pairs: {verdict} it at 95% "

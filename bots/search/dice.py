@@ -25,6 +25,8 @@ so the bot's iteration count and clock do not change its choice in this game.
 """
 from __future__ import annotations
 
+import threading
+
 from arena.game import Chance
 from arena.games.dice_1000.scoring import roll_outcomes
 from arena.games.dice_1000.state import WIN, Dice1000State
@@ -284,23 +286,52 @@ def mix(a: list, b: list, w: float) -> list:
     return [x + w * (y - x) for x, y in zip(a, b)]
 
 
+class Points:
+    """Stands in for the race model while it is being built: a position is worth my score less
+    the others' average (in thousands), a win 1."""
+
+    over = False
+
+    def __init__(self, options) -> None:
+        self.rolls = Rolls(options.straights)
+        self.over = options.barrel == "open"
+
+    def chance(self, state: Dice1000State, me: int, cache: dict) -> float:
+        if state.is_terminal():
+            return 1.0 if state.result().ranks[me] == 1 else 0.0
+        scores = state.scores()
+        return (scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)) / 1000
+
+
 _RACES: dict = {}
 
 
-def race(options) -> Race:
-    """The race model of these rules (built once; it does not depend on the number of players
-    beyond who can be touched, so it is kept per rule set)."""
+def race(options, wait: bool = True):
+    """The race model of these rules, built once per rule set and player count (it takes a few
+    seconds). With ``wait`` false, a first call starts building it in a background thread and
+    returns the stand-in ``Points``: the build then runs while the bot waits for its next turn,
+    so a short clock is never overrun (play on a clock is not reproducible anyway)."""
     name = repr(options)
-    if name not in _RACES:
+    got = _RACES.get(name)
+    if isinstance(got, Race):
+        return got
+    if wait:
         _RACES[name] = Race(options)
+        return _RACES[name]
+    if got is None:
+        _RACES[name] = Points(options)
+
+        def build():
+            _RACES[name] = Race(options)
+        threading.Thread(target=build, daemon=True).start()
     return _RACES[name]
 
 
-def choose(game, options, observation: dict, legal: list[str], rng) -> str:
+def choose(game, options, observation: dict, legal: list[str], rng, wait: bool = True) -> str:
     """Roll or stop, whichever gives the better chance of finishing first."""
     state = game.sample_state(options, observation, rng)  # nothing is hidden: this is the state
     me = observation["seat"]
-    model = race(options)
+    model = race(options, wait)
     t, d, score = state.turn_total, state.dice_left, state.scores()[me]
     top = -(-(WIN - score) // 5)
     i0 = t // 5

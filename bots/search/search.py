@@ -187,7 +187,7 @@ def choose(game, options, observation: dict, legal: list[str], rng: random.Rando
     if len(legal) == 1:
         return legal[0]  # nothing to think about: save the clock for later
     if game.name == "dice-1000":  # no hidden cards and known dice: solved exactly (dice.py)
-        return dice.choose(game, options, observation, legal, rng)
+        return dice.choose(game, options, observation, legal, rng, wait=iterations is not None)
     search = Search(game, options, observation, rng)
     if iterations is not None:
         for _ in range(iterations):
