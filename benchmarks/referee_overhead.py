@@ -11,7 +11,8 @@ that its side of the pipe costs what a bot's side does. Both are measured in wal
 counted in a CPU-accounting cgroup (``benchmarks/cpu_meter.py``: the referee and both sandboxed
 bots for a match, this process and the echo for the echo), which others' load on a shared
 machine does not inflate the way it inflates wall time. Target: the referee adds at most 25% to
-the echo round-trip.
+the echo round-trip. The engine's own CPU for the same decisions (replayed in this process) is
+printed too, and the ratio without it: the part of the cost that is the referee's, not the game's.
 """
 from __future__ import annotations
 
@@ -86,6 +87,25 @@ def requests_of(records) -> list[dict]:
     return frames
 
 
+def engine_run(records) -> float:
+    """CPU seconds the engine itself spends on those matches' decisions: the calls the referee
+    makes for each (whose turn, the observation, the legal actions, the action applied), in this
+    process, best of three. The game's cost, which any referee pays (``engine_speed.py``)."""
+    game = get_game("block")
+    best = float("inf")
+    for _ in range(3):
+        started = time.thread_time()
+        for record in records:
+            state = game.new_match(options_from_dict(game, record.options), record.seed)
+            for d in record.decisions:
+                seat = state.current_player()
+                state.observation(seat)
+                state.legal_actions()
+                state.apply(d["action"])
+        best = min(best, time.thread_time() - started)
+    return best
+
+
 def echo_run(messages: list[dict], meter: CpuMeter) -> tuple[float, float]:
     """Pack each message, send it, read and unpack the answer: a bare MessagePack round-trip.
     Seconds and CPU seconds (this process and the echo's, from the cgroup), after one round-trip
@@ -121,7 +141,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     bot = load_bot(ROOT / "bots" / "random")
-    ref_us, echo_us, ref_cpu, echo_cpu = [], [], [], []
+    ref_us, echo_us, ref_cpu, echo_cpu, engine_cpu = [], [], [], [], []
     with CpuMeter() as meter:
         play_match("block", [bot, bot], seed=10**6)  # the sandbox probe, the SDK, the fork server
         for r in range(args.rounds):
@@ -129,14 +149,15 @@ def main() -> None:
             seconds, cpu, decisions, records = referee_run([bot, bot], seeds, meter)
             frames = requests_of(records)
             assert len(frames) == decisions
+            engine_cpu.append(engine_run(records) / decisions * 1e6)
             ref_us.append(seconds / decisions * 1e6)
             ref_cpu.append(cpu / decisions * 1e6)
             seconds, cpu = echo_run(frames, meter)
             echo_us.append(seconds / decisions * 1e6)
             echo_cpu.append(cpu / decisions * 1e6)
             print(f"round {r + 1}: {decisions} decisions; wall: referee {ref_us[-1]:.1f} µs, echo "
-                  f"{echo_us[-1]:.1f} µs; CPU: referee {ref_cpu[-1]:.1f} µs, echo {echo_cpu[-1]:.1f} µs "
-                  "per decision", flush=True)
+                  f"{echo_us[-1]:.1f} µs; CPU: referee {ref_cpu[-1]:.1f} µs (of which the engine "
+                  f"{engine_cpu[-1]:.1f} µs), echo {echo_cpu[-1]:.1f} µs per decision", flush=True)
         zygote.close_all()
     print(f"\necho in {ECHO_PYTHON}; CPU counted in {meter.kind}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -144,6 +165,12 @@ def main() -> None:
         ratio = min(r / e for r, e in zip(ref, echo))
         print(f"{label}: referee {min(ref):.1f} µs/decision, echo {min(echo):.1f} µs/decision (best "
               f"rounds); best round's ratio {ratio:.2f} (target <= 1.25)")
+    # The engine's share is the game's cost, not the referee's: what is left is the referee's own
+    # machinery (asking, timing, checking, recording) and the transport, against the bare transport.
+    machinery = [r - g for r, g in zip(ref_cpu, engine_cpu)]
+    ratio = min(m / e for m, e in zip(machinery, echo_cpu))
+    print(f"CPU without the engine ({min(engine_cpu):.1f} µs/decision): referee {min(machinery):.1f} "
+          f"µs/decision; best round's ratio {ratio:.2f}")
 
 
 if __name__ == "__main__":
