@@ -4,10 +4,10 @@
 
 Referee: whole Block matches of two random bots through the real protocol; the time from the end
 of the handshake to the end of the match, divided by the decisions. Echo: the very same request
-messages (rebuilt from those matches) packed and sent over pipes to a process that decodes each one and
-answers a small action message: the floor any referee pays for the transport. The echo runs in
-the bots' own interpreter (``/usr/bin/python3`` and the staged SDK, as a sandboxed bot does), so
-that its side of the pipe costs what a bot's side does. Both are measured in wall time and in CPU
+messages (rebuilt from those matches) packed and sent over pipes to an echo process per seat that
+decodes each one and answers a small action message: the floor any referee pays for the
+transport. The echo runs in the bots' own interpreter (``/usr/bin/python3`` and the staged SDK,
+as a sandboxed bot does), so that its side of the pipe costs what a bot's side does. Both are measured in wall time and in CPU
 counted in a CPU-accounting cgroup (``benchmarks/cpu_meter.py``: the referee and both sandboxed
 bots for a match, this process and the echo for the echo), which others' load on a shared
 machine does not inflate the way it inflates wall time. Target: the referee adds at most 25% to
@@ -107,31 +107,36 @@ def engine_run(records) -> float:
 
 
 def echo_run(messages: list[dict], meter: CpuMeter) -> tuple[float, float]:
-    """Pack each message, send it, read and unpack the answer: a bare MessagePack round-trip.
-    Seconds and CPU seconds (this process and the echo's, from the cgroup), after one round-trip
-    that waits out the echo's start-up."""
+    """Pack each message, send it to the echo of the seat it was for, read and unpack the answer:
+    bare MessagePack round-trips, with one echo process per seat as a match has one bot per seat
+    (taking turns between two processes costs more than talking to one). Seconds and CPU seconds
+    (this process and the echoes', from the cgroup), after one round-trip each that waits out the
+    echoes' start-up."""
     import msgpack
     env = {"PYTHONPATH": str(files.sdk_dir()), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
-    proc = subprocess.Popen([ECHO_PYTHON, "-c", ECHO], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, bufsize=0, env=env)
-    rd, wr = proc.stdout, proc.stdin
+    seats = max(m["observation"]["seat"] for m in messages) + 1
+    procs = [subprocess.Popen([ECHO_PYTHON, "-c", ECHO], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, bufsize=0, env=env) for _ in range(seats)]
 
     def round_trip(message: dict) -> None:
-        wr.write(encode(message))
-        (n,) = HEADER.unpack(rd.read(4))
-        body = rd.read(n)
+        proc = procs[message["observation"]["seat"]]
+        proc.stdin.write(encode(message))
+        (n,) = HEADER.unpack(proc.stdout.read(4))
+        body = proc.stdout.read(n)
         while len(body) < n:
-            body += rd.read(n - len(body))
+            body += proc.stdout.read(n - len(body))
         msgpack.unpackb(body)
-    round_trip(messages[0])
+    for seat in range(seats):
+        round_trip({**messages[0], "observation": {**messages[0]["observation"], "seat": seat}})
     cpu0 = meter.usage_ns()
     started = time.perf_counter()
     for message in messages:
         round_trip(message)
     elapsed = time.perf_counter() - started
     cpu = (meter.usage_ns() - cpu0) / 1e9
-    wr.close()
-    proc.wait()
+    for proc in procs:
+        proc.stdin.close()
+        proc.wait()
     return elapsed, cpu
 
 
