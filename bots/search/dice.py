@@ -127,11 +127,10 @@ def flow(rolls: Rolls, top: int, stop: list, roll: list, over: bool):
 
 
 def key(state: Dice1000State, seat: int, penalty: int = 0) -> tuple:
-    """A seat's position in the race model: score, opened, on the barrel, attempts used there,
-    and falls off it so far (counted up to the fall that empties the score, §6)."""
+    """A seat's position in the race model: score (less ``penalty``), opened, on the barrel,
+    attempts used there, and falls off it so far (counted up to the fall that empties the
+    score, §6)."""
     score = max(state.scores()[seat] - penalty, 0)
-    if penalty and score == state.options.dump_truck:
-        score = 0  # §5 step 5
     cycle = state.options.barrel_falls_to_zero if state.options.barrel == "points" else 0
     return (score, state.opened[seat] or score > 0, state.on_barrel[seat],
             state.attempts[seat] if state.on_barrel[seat] else 0,
@@ -235,29 +234,35 @@ class Race:
                     rest = [a * b for a, b in zip(rest, self.row(state, q))]
             cache[others] = rest
         mine = self.row(state, me)
-        threat = self.threat(state, me)
-        if threat:  # overtaken before my next turn: I play on from 50 lower
-            mine = mix(mine, self.row(state, me, self.penalty), threat)
+        for chance, after in self.threats(state, me):  # taken one at a time
+            mine = mix(mine, self.row(after, me), chance)
         won = sum((mine[k - 1] - mine[k]) * rest[k] for k in range(1, TURNS + 1))
         # after TURNS turns each "not yet" shrinks by a steady ratio: sum that tail in one go
         r = mine[-1] / mine[-2] if mine[-2] else 0.0
         q = rest[-1] / rest[-2] if rest[-2] else 0.0
         return won + mine[-1] * (1 - r) * rest[-1] * q / (1 - r * q)
 
-    def threat(self, state: Dice1000State, me: int) -> float:
-        """The chance that some seat below me banks past me before my next turn, costing me
-        the overtaking penalty (§5 step 3): their turns' banks, from the model."""
-        if not self.penalty or state.on_barrel[me]:
-            return 0.0
+    def threats(self, state: Dice1000State, me: int) -> list:
+        """What the others' turns before my next one may do to me: [(chance, state after)] for
+        each seat that may bank past me (overtaking, §5 step 3) or, when I am on the barrel,
+        mount it (knocking me off, §6). The chance is their turn's, from the model; the effect
+        is the engine's, as if they banked just enough."""
         scores = state.scores()
         mine = scores[me]
-        safe = 1.0
+        out = []
         for q in range(state.num_players):
-            if q != me and scores[q] < mine:
-                above = self.passes.get(key(state, q))
-                if above is not None:
-                    safe *= 1 - above[mine // 5]
-        return 1 - safe
+            above = self.passes.get(key(state, q)) if q != me else None
+            if above is None or scores[q] >= mine:
+                continue
+            if state.on_barrel[me]:  # the only bank that touches me is a mount
+                chance, total = above[mine // 5 - 1], mine - scores[q]
+            elif self.penalty:
+                chance, total = above[mine // 5], mine + 5 - scores[q]
+            else:
+                continue
+            if chance > 0 and scores[q] + total < WIN:
+                out.append((chance, state.after_turn(total, seat=q)))
+        return out
 
     def row(self, state: Dice1000State, seat: int, penalty: int = 0) -> list:
         """``left`` for a seat of ``state`` (``penalty`` points lower). The model counts every

@@ -258,6 +258,18 @@ def test_dice_plays_for_the_win_not_for_points():
             dice._RACES[key] = saved
 
 
+def test_dice_keeps_its_clock_while_its_model_is_built():
+    """Through the real referee at 100 ms a move and a 2 s bank: the race model takes a few
+    seconds to build, in a background thread, so no move waits for it."""
+    game = get_game("dice-1000")
+    bots = [load_bot(SEARCH), load_bot(ROOT / "bots" / "expecti")]
+    record = play_match(game, bots, options=game.make_options(2, {"max_rounds": 12}), seed=4,
+                        time_control=TimeControl(move_ms=100, bank_ms=2000))
+    assert record.statuses[0].status == OK, record.statuses[0]
+    assert "search failed" not in record.statuses[0].stderr_tail
+    assert max(d["ms"] for d in record.decisions if d["seat"] == 0) < 100
+
+
 def test_dice_beats_threshold():
     mean, _, _ = strength.duplicate("dice-1000", "threshold", 6, iterations=1, first_seed=3000)
     assert mean >= 0.75

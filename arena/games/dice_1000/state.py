@@ -162,11 +162,12 @@ class Dice1000State(State):
             self._run(BY_START)
 
     # ----- after a turn (§5, in this order) ------------------------------------------------
-    def after_turn(self, total: int, outcome: str = "bank") -> "Dice1000State":
+    def after_turn(self, total: int, outcome: str = "bank", seat: int | None = None) -> "Dice1000State":
         """For bots that plan a turn: a copy of this state as it would be if the mover's turn
-        ended now with ``total`` banked (``"bank"``) or lost (``"bust"``, ``"overshoot"``), every
-        rule of §5 applied, the next turn not begun. Its ``events`` hold only what the turn's end
-        wrote. Cheaper than ``clone()``: no dice are copied, since none will be rolled."""
+        (or ``seat``'s, as if it were theirs now) ended with ``total`` banked (``"bank"``) or lost
+        (``"bust"``, ``"overshoot"``), every rule of §5 applied, the next turn not begun. Its
+        ``events`` hold only what the turn's end wrote. Cheaper than ``clone()``: no dice are
+        copied, since none will be rolled."""
         new = object.__new__(Dice1000State)
         d = new.__dict__
         d.update(self.__dict__)
@@ -175,6 +176,8 @@ class Dice1000State(State):
             d[name] = list(d[name])
         new.events = []
         new.turn_total = total
+        if seat is not None:
+            new.seat = seat
         new._settle(outcome)
         return new
 
