@@ -16,12 +16,15 @@ position a turn leaves is *worth*: points are not the aim, finishing first is. T
 2. **The decision** (``choose``): for every total the turn may still end on, and for a bust,
    ``after_turn`` gives the exact position after it (overtaking and knock-offs of the others
    included), and the race model gives my chance of finishing first from there, everyone playing
-   in seat order, each at their own pace. The turn is solved backwards from the total that wins,
-   and the bot rolls when rolling on (and playing the rest of the turn best) is worth more.
+   in seat order, each at their own pace (a seat below me may also pass me, or knock me off the
+   barrel, before my next turn: the engine says what that leaves me with). The turn is solved
+   backwards from the total that wins, and the bot rolls when rolling on (and playing the rest
+   of the turn best) is worth more.
 
 Behind in the race, this takes risks that a points-maximiser would not (and the reverse when
-ahead), which is what beats a bot that counts points. It is exact and takes a few milliseconds,
-so the bot's iteration count and clock do not change its choice in this game.
+ahead), which is where it gains on a bot that counts points. It takes a few milliseconds, with
+no sampling, so the bot's iteration count does not change its choice in this game (nor does its
+clock, once the model is built: see ``race``).
 """
 from __future__ import annotations
 
