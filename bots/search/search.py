@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 
+import cribbage
 from evaluate import MAX_DEPTH, horizon_key, rewards
 from rollout import rollout_action
 
@@ -185,6 +186,9 @@ def choose(game, options, observation: dict, legal: list[str], rng: random.Rando
     ``deadline`` (checked between iterations), whichever is set."""
     if len(legal) == 1:
         return legal[0]  # nothing to think about: save the clock for later
+    if game.name == "domino-cribbage" and observation.get("phase") == "discard":
+        return cribbage.choose_discard(game, options, observation, legal, rng, iterations,
+                                       deadline, clock)
     search = Search(game, options, observation, rng)
     if iterations is not None:
         for _ in range(iterations):

@@ -1,0 +1,150 @@
+"""Domino Cribbage: the two places where knowing the game beats searching it blindly
+(rules: docs/games/domino-cribbage.md).
+
+**The discard.** Which two tiles to lay in the crib decides most of a hand's points, and those
+points come from the show, which is pure arithmetic over the tiles nobody has seen: the starter
+(one of the 22 tiles this seat cannot see) and the other player's two crib tiles. So instead of
+hoping that a few hundred random simulations happen to turn up the right starters, each of the 15
+discards is valued *exactly*: the average show of the four tiles kept over every possible starter,
+plus (our crib) or minus (theirs) the average crib over every starter and every pair the other
+player may lay (taken as equally likely). The play after the discard (the pegging) is still
+estimated by simulation with the engine: the same sampled worlds are played out after each
+discard (``pegging_values``), and the discard with the best sum is laid.
+
+**The reward of the play.** Once the tiles are laid, the show is settled: no tile played changes
+it. A simulation of the play that scores the show too adds noise (the other hand and the crib are
+guessed in each world) to a signal of a few pegging points. So in the play a simulation is worth
+the pegging difference only (``rewards``), plus the match bonus when the simulated hand ends the
+match, where the show does matter: whoever reaches the target first wins, pegging included.
+"""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from arena.games.domino_cribbage.scoring import show_points
+from arena.games.domino_cribbage.tiles import INDEX, IS_DOUBLE, N_TILES, VALUE
+
+from rollout import rollout_action
+
+PEG_SCALE = 6.0   # a typical pegging swing of one hand, in points: rewards of about -1..1
+WIN_BONUS = 3.0   # winning the match, in reward units: worth far more than a few pegging points
+PEG_WEIGHT = 1.0  # how much the simulated pegging counts against the exact show, per point
+
+# one tile of each value, to ask the engine for the show of five values (it reads only values
+# once the double bonus is left out, which is added here by counting the doubles)
+_REP = {}
+for _t in range(N_TILES):
+    _REP.setdefault(VALUE[_t], _t)
+_BASE: dict[tuple[int, ...], int] = {}
+
+
+def base_show(values: tuple[int, ...]) -> int:
+    """Fifteens, pairs and runs of five sorted values, from the engine's own scoring (cached)."""
+    points = _BASE.get(values)
+    if points is None:
+        rep = [_REP[v] for v in values]
+        points = _BASE[values] = show_points(rep[:4], rep[4], 0, False)
+    return points
+
+
+def show_values(observation: dict, options, legal: list[str]) -> dict[str, float]:
+    """Per discard: the expected show of the kept tiles, plus/minus the expected crib (points)."""
+    hand = [INDEX[t] for t in observation["hand"]]
+    unseen = [t for t in range(N_TILES) if t not in hand]
+    bonus = options.show_double_bonus
+    starter_bonus = bonus if options.starter_double_counts_in_show else 0
+    # the starter: by (value, double), how many unseen tiles
+    starters: dict[tuple[int, bool], int] = {}
+    for s in unseen:
+        key = VALUE[s], IS_DOUBLE[s]
+        starters[key] = starters.get(key, 0) + 1
+    # the starter and the other's two crib tiles: by (sorted values, bonus points), how many ways
+    # (22 * 210 triples fall into a few hundred classes, so 15 discards cost little)
+    triples: dict[tuple[tuple[int, ...], int], int] = {}
+    for s in unseen:
+        for a, b in combinations([t for t in unseen if t != s], 2):
+            key = (tuple(sorted((VALUE[s], VALUE[a], VALUE[b]))),
+                   bonus * (IS_DOUBLE[a] + IS_DOUBLE[b]) + starter_bonus * IS_DOUBLE[s])
+            triples[key] = triples.get(key, 0) + 1
+    n_starters = len(unseen)
+    n_triples = sum(triples.values())
+    mine_is_crib = observation["dealer"] == observation["seat"]
+    out = {}
+    for action in legal:
+        laid = [INDEX[t] for t in action.split()[1:]]
+        kept = [t for t in hand if t not in laid]
+        kept_values = [VALUE[t] for t in kept]
+        kept_bonus = bonus * sum(IS_DOUBLE[t] for t in kept)
+        total = 0.0
+        for (v, double), n in starters.items():
+            total += n * (base_show(tuple(sorted(kept_values + [v])))
+                          + kept_bonus + starter_bonus * double)
+        hand_ev = total / n_starters
+        laid_values = [VALUE[t] for t in laid]
+        laid_bonus = bonus * sum(IS_DOUBLE[t] for t in laid)
+        crib = 0.0
+        for (values, extra), n in triples.items():
+            crib += n * (base_show(tuple(sorted(laid_values + list(values)))) + laid_bonus + extra)
+        crib_ev = crib / n_triples
+        out[action] = hand_ev + (crib_ev if mine_is_crib else -crib_ev)
+    return out
+
+
+def pegging_after(world, seat: int, rng: random.Random) -> int:
+    """Play ``world`` (just after our discard) to the end of the play with the rollout policy:
+    our pegging points minus theirs (the other's discard, if still to come, is random)."""
+    hand_no = world.hand_no
+    while not world.is_terminal() and world.hand_no == hand_no:
+        if world.phase == "discard":
+            world.apply(rng.choice(world.legal_actions()))
+        elif world.phase == "play":
+            world.apply(rollout_action("domino-cribbage", world, rng))
+        else:
+            break
+    # the last tile triggers the show and the next deal at once: the hand's pegging is then in
+    # its history row [hand, dealer, heels, pegging 0, pegging 1, ...]
+    pegged = world.pegged if world.hand_no == hand_no else world.history[-1][3:5]
+    return pegged[seat] - pegged[seat ^ 1]
+
+
+def choose_discard(game, options, observation: dict, legal: list[str], rng: random.Random,
+                   iterations: int | None = None, deadline: float | None = None, clock=None) -> str:
+    """The discard with the best exact show value plus simulated pegging. The simulations go
+    round the discards on the same sampled worlds (what differs between two discards is then the
+    discard, not the luck of the worlds), ``iterations`` in all or until ``deadline``."""
+    values = show_values(observation, options, legal)
+    seat = observation["seat"]
+    pegs = {a: 0 for a in legal}
+    runs = 0
+    while True:
+        world = game.sample_state(options, observation, rng)
+        seed = rng.random()  # the same rollout luck after every discard
+        for a in legal:
+            w = world.clone()
+            w.apply(a)
+            pegs[a] += pegging_after(w, seat, random.Random(seed))
+        runs += 1
+        done = runs * len(legal)
+        if (iterations is not None and done >= iterations) or \
+                (iterations is None and clock() >= deadline):
+            break
+    return max(legal, key=lambda a: values[a] + PEG_WEIGHT * pegs[a] / runs)
+
+
+def rewards(root_scores: tuple[int, ...], state) -> list[float]:
+    """Per seat, the reward of a simulation of the play: the pegging difference since the root
+    in units of ``PEG_SCALE`` (the score gained, less the show if the hand was counted: its
+    history row is [hand, dealer, heels, pegging 0, pegging 1, show 0, show 1, crib]), or
+    ``WIN_BONUS`` to the winner, from the loser, when the match ended inside the simulation."""
+    if state.is_terminal():
+        out = [-WIN_BONUS, -WIN_BONUS]
+        out[state.result().ranks.index(1)] = WIN_BONUS
+        return out
+    scores = state.scores()
+    gain = [scores[s] - root_scores[s] for s in (0, 1)]
+    if state.phase == "discard":  # the hand was counted and the next one dealt: take the show out
+        row = state.history[-1]
+        for s in (0, 1):
+            gain[s] -= row[5 + s] + (row[7] if s == row[1] else 0)
+    return [(gain[0] - gain[1]) / PEG_SCALE, (gain[1] - gain[0]) / PEG_SCALE]
