@@ -22,13 +22,11 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from arena.games.domino_cribbage.scoring import show_points
+from arena.games.domino_cribbage.scoring import peg_points, show_points
 from arena.games.domino_cribbage.tiles import INDEX, IS_DOUBLE, N_TILES, VALUE
 
-from rollout import rollout_action
-
 PEG_SCALE = 6.0   # a typical pegging swing of one hand, in points: rewards of about -1..1
-WIN_BONUS = 3.0   # winning the match, in reward units: worth far more than a few pegging points
+WIN_BONUS = 5.0   # winning the match, in reward units (30 points): worth ~ a coin flip of a match
 PEG_WEIGHT = 1.0  # how much the simulated pegging counts against the exact show, per point
 
 # one tile of each value, to ask the engine for the show of five values (it reads only values
@@ -91,21 +89,48 @@ def show_values(observation: dict, options, legal: list[str]) -> dict[str, float
     return out
 
 
-def pegging_after(world, seat: int, rng: random.Random) -> int:
-    """Play ``world`` (just after our discard) to the end of the play with the rollout policy:
-    our pegging points minus theirs (the other's discard, if still to come, is random)."""
+def rollout_play(state, rng: random.Random) -> str:
+    """The rollout policy of the play: the tile that scores most now (the engine's own points of
+    a tile: fifteen, 31, pairs, runs); if none scores, a random tile that does not leave the
+    count at 5 or 21 (where any ten gives the other player 15 or 31)."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    count, seq = state.count, state.seq
+    rescore = state.options.zero_tile_rescores_15
+    best, best_points, safe = legal, 0, []
+    for a in legal:
+        v = VALUE[INDEX[a]]
+        points = peg_points(seq + [v], count + v, rescore)
+        if points > best_points:
+            best, best_points = [a], points
+        elif points and points == best_points:
+            best.append(a)
+        elif count + v not in (5, 21):
+            safe.append(a)
+    if best_points == 0 and safe:
+        best = safe
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def pegging_after(world, seat: int, rng: random.Random) -> tuple[int, int]:
+    """Play ``world`` (just after our discard) to the end of the hand with the rollout policy
+    (the other's discard, if still to come, at random): our pegging points minus theirs, and
+    +1 / -1 if we won / lost the match in this hand (0 if it goes on)."""
     hand_no = world.hand_no
     while not world.is_terminal() and world.hand_no == hand_no:
         if world.phase == "discard":
             world.apply(rng.choice(world.legal_actions()))
-        elif world.phase == "play":
-            world.apply(rollout_action("domino-cribbage", world, rng))
         else:
-            break
-    # the last tile triggers the show and the next deal at once: the hand's pegging is then in
+            world.apply(rollout_play(world, rng))
+    if world.is_terminal():
+        won = 1 if world.result().ranks[seat] == 1 else -1
+        pegged = world.pegged  # the match ended in this hand: its pegging is still there
+        return pegged[seat] - pegged[seat ^ 1], won
+    # the last tile triggered the show and the next deal at once: the hand's pegging is then in
     # its history row [hand, dealer, heels, pegging 0, pegging 1, ...]
-    pegged = world.pegged if world.hand_no == hand_no else world.history[-1][3:5]
-    return pegged[seat] - pegged[seat ^ 1]
+    pegged = world.history[-1][3:5]
+    return pegged[seat] - pegged[seat ^ 1], 0
 
 
 def choose_discard(game, options, observation: dict, legal: list[str], rng: random.Random,
@@ -116,6 +141,7 @@ def choose_discard(game, options, observation: dict, legal: list[str], rng: rand
     values = show_values(observation, options, legal)
     seat = observation["seat"]
     pegs = {a: 0 for a in legal}
+    ends = {a: 0 for a in legal}
     runs = 0
     while True:
         world = game.sample_state(options, observation, rng)
@@ -123,13 +149,18 @@ def choose_discard(game, options, observation: dict, legal: list[str], rng: rand
         for a in legal:
             w = world.clone()
             w.apply(a)
-            pegs[a] += pegging_after(w, seat, random.Random(seed))
+            peg, end = pegging_after(w, seat, random.Random(seed))
+            pegs[a] += peg
+            ends[a] += end
         runs += 1
         done = runs * len(legal)
         if (iterations is not None and done >= iterations) or \
                 (iterations is None and clock() >= deadline):
             break
-    return max(legal, key=lambda a: values[a] + PEG_WEIGHT * pegs[a] / runs)
+    # near the target, a discard that makes us win (or stops them winning) in this hand gets
+    # the match bonus, as in the play's search: there the race matters more than the points
+    return max(legal, key=lambda a: values[a] + (PEG_WEIGHT * pegs[a]
+                                                 + WIN_BONUS * PEG_SCALE * ends[a]) / runs)
 
 
 def rewards(root_scores: tuple[int, ...], state) -> list[float]:
