@@ -19,6 +19,7 @@ match, where the show does matter: whoever reaches the target first wins, peggin
 """
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
@@ -179,3 +180,80 @@ def rewards(root_scores: tuple[int, ...], state) -> list[float]:
         for s in (0, 1):
             gain[s] -= row[5 + s] + (row[7] if s == row[1] else 0)
     return [(gain[0] - gain[1]) / PEG_SCALE, (gain[1] - gain[0]) / PEG_SCALE]
+
+
+# ----- who holds what: the other's discard tells something about its tiles ---------------------
+BETA = 1.0        # how sure we are that the other lays what looks best to it, per point
+CANDIDATES = 3    # sampled worlds per world kept, when reweighting them
+MODEL = True      # sample the play's worlds by the other's discard (plausible_worlds)
+_CRIB: dict[tuple[int, int, int], float] = {}
+
+
+def crib_guess(a: int, b: int) -> float:
+    """The crib two tiles make on average with a starter and two more tiles drawn from the rest
+    of the set (what another player can reckon without knowing our tiles; cached by values)."""
+    key = (min(VALUE[a], VALUE[b]), max(VALUE[a], VALUE[b]), IS_DOUBLE[a] + IS_DOUBLE[b])
+    value = _CRIB.get(key)
+    if value is None:
+        # the other 26 tiles by (value, double): a few hundred kinds of deal instead of 7 800
+        kinds: dict[tuple[int, int], int] = {}
+        for t in range(N_TILES):
+            if t not in (a, b):
+                kinds[VALUE[t], IS_DOUBLE[t]] = kinds.get((VALUE[t], IS_DOUBLE[t]), 0) + 1
+        kinds_list = list(kinds)
+        total = n = 0
+        for s in kinds_list:
+            left = dict(kinds)
+            left[s] -= 1
+            for i, x in enumerate(kinds_list):
+                for y in kinds_list[i:]:
+                    ways = left[x] * (left[y] - 1) // 2 if x == y else left[x] * left[y]
+                    if ways:
+                        ways *= kinds[s]
+                        values = tuple(sorted((VALUE[a], VALUE[b], s[0], x[0], y[0])))
+                        total += ways * (base_show(values) + key[2] + s[1] + x[1] + y[1])
+                        n += ways
+        value = _CRIB[key] = total / n
+    return value
+
+
+def discard_regret(six: list[int], laid: tuple[int, int], own_crib: bool) -> float:
+    """How much worse (in points) laying ``laid`` from ``six`` looks than the best discard of
+    ``six``, to a player who values a discard by its hand's average show plus or minus
+    ``crib_guess`` (the pegger's way, roughly)."""
+    unseen: dict[tuple[int, bool], int] = {}
+    for s in range(N_TILES):
+        if s not in six:
+            k = VALUE[s], IS_DOUBLE[s]
+            unseen[k] = unseen.get(k, 0) + 1
+    best = actual = None
+    for pair in combinations(six, 2):
+        kept = [t for t in six if t not in pair]
+        kv = [VALUE[t] for t in kept]
+        kb = sum(IS_DOUBLE[t] for t in kept)
+        hand = sum(n * (base_show(tuple(sorted(kv + [v]))) + kb + d) for (v, d), n in unseen.items())
+        crib = crib_guess(*pair)
+        value = hand / 22 + (crib if own_crib else -crib)
+        if best is None or value > best:
+            best = value
+        if set(pair) == set(laid):
+            actual = value
+    return best - actual
+
+
+def plausible_worlds(game, options, observation: dict, rng: random.Random, n: int,
+                     deadline: float | None = None, clock=None) -> list:
+    """``n`` worlds for the play's search, drawn from ``CANDIDATES * n`` uniform samples with
+    weights exp(-BETA * regret of the other's discard in that world): worlds where the other
+    kept what a sensible player keeps come up more often. On the clock, sampling stops after a
+    quarter of the time left (the search gets the rest)."""
+    other = observation["seat"] ^ 1
+    own_crib = observation["dealer"] == other
+    stop = None if deadline is None else clock() + (deadline - clock()) / 4
+    worlds, weights = [], []
+    while len(worlds) < CANDIDATES * n and not (worlds and stop is not None and clock() > stop):
+        w = game.sample_state(options, observation, rng)
+        six = w.kept[other] + list(w.discards[other])
+        worlds.append(w)
+        weights.append(math.exp(-BETA * discard_regret(six, w.discards[other], own_crib)))
+    return rng.choices(worlds, weights, k=n)

@@ -190,6 +190,9 @@ def choose(game, options, observation: dict, legal: list[str], rng: random.Rando
         return cribbage.choose_discard(game, options, observation, legal, rng, iterations,
                                        deadline, clock)
     search = Search(game, options, observation, rng)
+    if game.name == "domino-cribbage" and cribbage.MODEL:  # worlds that fit the other's discard
+        search.worlds = cribbage.plausible_worlds(game, options, observation, rng, WORLDS,
+                                                  deadline, clock)
     if iterations is not None:
         for _ in range(iterations):
             search.iterate()
