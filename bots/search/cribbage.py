@@ -1,21 +1,27 @@
-"""Domino Cribbage: the two places where knowing the game beats searching it blindly
+"""Domino Cribbage: the three places where knowing the game beats searching it blindly
 (rules: docs/games/domino-cribbage.md).
 
-**The discard.** Which two tiles to lay in the crib decides most of a hand's points, and those
-points come from the show, which is pure arithmetic over the tiles nobody has seen: the starter
-(one of the 22 tiles this seat cannot see) and the other player's two crib tiles. So instead of
-hoping that a few hundred random simulations happen to turn up the right starters, each of the 15
-discards is valued *exactly*: the average show of the four tiles kept over every possible starter,
-plus (our crib) or minus (theirs) the average crib over every starter and every pair the other
-player may lay (taken as equally likely). The play after the discard (the pegging) is still
-estimated by simulation with the engine: the same sampled worlds are played out after each
-discard (``pegging_values``), and the discard with the best sum is laid.
+**The discard** (``choose_discard``). Which two tiles to lay in the crib decides most of a hand's
+points, and those points come from the show, which is pure arithmetic over the tiles nobody has
+seen: the starter (one of the 22 tiles this seat cannot see) and the other player's two crib
+tiles. So instead of hoping that a few hundred random simulations happen to turn up the right
+starters, each of the 15 discards is valued *exactly* (``show_values``): the average show of the
+four tiles kept over every possible starter, plus (our crib) or minus (theirs) the average crib
+over every starter and every pair the other player may lay (taken as equally likely). The play
+after the discard (the pegging) is still estimated by simulation with the engine: the same
+sampled worlds are played out after each discard (``pegging_after``), and the discard with the
+best sum is laid.
 
-**The reward of the play.** Once the tiles are laid, the show is settled: no tile played changes
-it. A simulation of the play that scores the show too adds noise (the other hand and the crib are
-guessed in each world) to a signal of a few pegging points. So in the play a simulation is worth
-the pegging difference only (``rewards``), plus the match bonus when the simulated hand ends the
-match, where the show does matter: whoever reaches the target first wins, pegging included.
+**The reward of the play** (``rewards``). Once the tiles are laid, the show is settled: no tile
+played changes it. A simulation of the play that scores the show too adds noise (the other hand
+and the crib are guessed in each world) to a signal of a few pegging points. So in the play a
+simulation is worth the pegging difference only, plus the match bonus when the simulated hand
+ends the match, where the show does matter: whoever reaches the target first wins.
+
+**The other's discard is a hint** (``plausible_worlds``). Players keep good tiles: a world in
+which the other laid away a pair of fives and kept junk is possible but unlikely. The play's
+worlds are drawn from more uniform samples, weighted by how sensible the other's discard is in
+each of them.
 """
 from __future__ import annotations
 
@@ -220,7 +226,8 @@ def crib_guess(a: int, b: int) -> float:
 def discard_regret(six: list[int], laid: tuple[int, int], own_crib: bool) -> float:
     """How much worse (in points) laying ``laid`` from ``six`` looks than the best discard of
     ``six``, to a player who values a discard by its hand's average show plus or minus
-    ``crib_guess`` (the pegger's way, roughly)."""
+    ``crib_guess`` (the pegger's way, roughly; with the default double bonus: a model of the
+    other player needs to be plausible, not exact)."""
     unseen: dict[tuple[int, bool], int] = {}
     for s in range(N_TILES):
         if s not in six:

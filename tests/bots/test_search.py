@@ -113,7 +113,8 @@ def test_bot_folder_loads():
     assert not bot.games  # every game
 
 
-@pytest.mark.parametrize("name, others", [("block", ["greedy"]), ("thousand", ["thousand", "random"])])
+@pytest.mark.parametrize("name, others", [("block", ["greedy"]), ("thousand", ["thousand", "random"]),
+                                          ("domino-cribbage", ["pegger"])])
 def test_keeps_its_clock_while_the_other_core_is_busy(name, others):
     """Through the real referee and sandbox, 100 ms a move and a 2 s bank, with a process burning
     a core for the whole match: the search bot never times out."""
@@ -298,3 +299,34 @@ def test_cribbage_fixed_iterations_are_reproducible():
                                       iterations=60) for _ in range(2)}
         assert len(picks) == 1
         state.apply(picks.pop())
+
+
+def test_cribbage_discard_regret():
+    """Laying 0-0 6-6 from 0-5 1-4 2-3 5-5 (four fives and a ten kept) is the sensible discard;
+    breaking up the fives costs many points, more when the crib is the other's."""
+    six = parse_tiles("0-5 1-4 2-3 5-5 6-6 0-0")
+    assert cribbage.discard_regret(six, tuple(parse_tiles("0-0 6-6")), True) == 0
+    own = cribbage.discard_regret(six, tuple(parse_tiles("0-5 5-5")), True)
+    theirs = cribbage.discard_regret(six, tuple(parse_tiles("0-5 5-5")), False)
+    assert 5 < own < theirs
+
+
+def test_cribbage_play_worlds_fit_the_others_discard():
+    """The worlds searched in the play are weighted by how sensible the other's discard is in
+    them: on average it looks much better there than in worlds sampled uniformly. Out of time,
+    there are still as many worlds (from fewer samples)."""
+    state = _cribbage_hand([0, 0])
+    obs = state.observation(0)
+    other = 1
+
+    def mean_regret(worlds):
+        return sum(cribbage.discard_regret(w.kept[other] + list(w.discards[other]),
+                                           w.discards[other], True) for w in worlds) / len(worlds)
+
+    rng = random.Random(4)
+    uniform = [CRIBBAGE.sample_state(state.options, obs, rng) for _ in range(64)]
+    plausible = cribbage.plausible_worlds(CRIBBAGE, state.options, obs, rng, 64)
+    assert mean_regret(plausible) < mean_regret(uniform) - 1.5
+    hurried = cribbage.plausible_worlds(CRIBBAGE, state.options, obs, rng, 64, deadline=0.0,
+                                        clock=lambda: 1.0)
+    assert len(hurried) == 64 and len({id(w) for w in hurried}) == 1
