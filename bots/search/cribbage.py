@@ -253,7 +253,9 @@ def plausible_worlds(game, options, observation: dict, rng: random.Random, n: in
     """``n`` worlds for the play's search, drawn from ``CANDIDATES * n`` uniform samples with
     weights exp(-BETA * regret of the other's discard in that world): worlds where the other
     kept what a sensible player keeps come up more often. On the clock, sampling stops after a
-    quarter of the time left (the search gets the rest)."""
+    quarter of the time left (the search gets the rest), and fewer worlds are drawn, one per
+    ``CANDIDATES`` samples: the search samples the rest uniformly, so that a short think still
+    sees many different worlds."""
     other = observation["seat"] ^ 1
     own_crib = observation["dealer"] == other
     stop = None if deadline is None else clock() + (deadline - clock()) / 4
@@ -263,4 +265,4 @@ def plausible_worlds(game, options, observation: dict, rng: random.Random, n: in
         six = w.kept[other] + list(w.discards[other])
         worlds.append(w)
         weights.append(math.exp(-BETA * discard_regret(six, w.discards[other], own_crib)))
-    return rng.choices(worlds, weights, k=n)
+    return rng.choices(worlds, weights, k=max(1, min(n, len(worlds) // CANDIDATES)))

@@ -314,7 +314,7 @@ def test_cribbage_discard_regret():
 def test_cribbage_play_worlds_fit_the_others_discard():
     """The worlds searched in the play are weighted by how sensible the other's discard is in
     them: on average it looks much better there than in worlds sampled uniformly. Out of time,
-    there are still as many worlds (from fewer samples)."""
+    one world is drawn from one sample (the search samples the rest uniformly)."""
     state = _cribbage_hand([0, 0])
     obs = state.observation(0)
     other = 1
@@ -329,4 +329,4 @@ def test_cribbage_play_worlds_fit_the_others_discard():
     assert mean_regret(plausible) < mean_regret(uniform) - 1.5
     hurried = cribbage.plausible_worlds(CRIBBAGE, state.options, obs, rng, 64, deadline=0.0,
                                         clock=lambda: 1.0)
-    assert len(hurried) == 64 and len({id(w) for w in hurried}) == 1
+    assert len(hurried) == 1
