@@ -330,3 +330,11 @@ def test_cribbage_play_worlds_fit_the_others_discard():
     hurried = cribbage.plausible_worlds(CRIBBAGE, state.options, obs, rng, 64, deadline=0.0,
                                         clock=lambda: 1.0)
     assert len(hurried) == 1
+
+
+def test_beats_random_at_cribbage():
+    """Short matches (to 31) at 30 iterations a move, duplicate pairs against random play."""
+    mean, _, _ = strength.duplicate("domino-cribbage", "random", 4, iterations=30, first_seed=1000,
+                                    values={"target": 31})
+    assert mean >= 0.75
+
