@@ -183,7 +183,9 @@ class Search:
 def choose(game, options, observation: dict, legal: list[str], rng: random.Random,
            iterations: int | None = None, deadline: float | None = None, clock=None) -> str:
     """Search and return an action. Stop after ``iterations``, or when ``clock()`` passes
-    ``deadline`` (checked between iterations), whichever is set."""
+    ``deadline`` (checked between iterations), whichever is set. Domino Cribbage's discard is
+    valued by arithmetic rather than searched, and its play searches worlds weighted by the
+    other's discard (cribbage.py)."""
     if len(legal) == 1:
         return legal[0]  # nothing to think about: save the clock for later
     if game.name == "domino-cribbage" and observation.get("phase") == "discard":
