@@ -171,12 +171,14 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (or round-robin seeds)")
     parser.add_argument("--players", type=int, action="append", help="player counts (default: all)")
     parser.add_argument("--ms", default="10,50,200", help="thinking times per move for 'time'")
-    parser.add_argument("--opponent", action="append", help="2 players: only these opponents")
+    parser.add_argument("--opponent", action="append",
+                        help="2 players: only this bundled bot (default: every bot of the game)")
     parser.add_argument("--first-seed", type=int, default=0, help="2 players: the first seed")
     args = parser.parse_args()
     for name in args.game or sorted(GAMES):
         game = get_game(name)
-        opponents = [o for o in OPPONENTS.get(name, ["random"]) if (ROOT / "bots" / o).is_dir()]
+        opponents = [o for o in OPPONENTS.get(name, ["random"]) if (ROOT / "bots" / o).is_dir()
+                     and (not args.opponent or o in args.opponent)]
         counts = [c for c in (args.players or game.player_counts) if c in game.player_counts]
         started = time.monotonic()
         if args.what == "time":
@@ -187,7 +189,7 @@ def main() -> None:
             continue
         for n in counts:
             if n == 2:
-                for opp in args.opponent or opponents:
+                for opp in opponents:
                     mean, half, _ = duplicate(name, opp, args.pairs, iterations=args.iterations,
                                               first_seed=args.first_seed)
                     verdict = "beats" if mean - half > 0.5 else "does NOT beat"

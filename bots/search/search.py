@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 
+import cribbage
 import dice
 from evaluate import MAX_DEPTH, horizon_key, rewards
 from rollout import rollout_action
@@ -183,12 +184,20 @@ class Search:
 def choose(game, options, observation: dict, legal: list[str], rng: random.Random,
            iterations: int | None = None, deadline: float | None = None, clock=None) -> str:
     """Search and return an action. Stop after ``iterations``, or when ``clock()`` passes
-    ``deadline`` (checked between iterations), whichever is set."""
+    ``deadline`` (checked between iterations), whichever is set. Domino Cribbage's discard is
+    valued by arithmetic rather than searched, and its play searches worlds weighted by the
+    other's discard (cribbage.py)."""
     if len(legal) == 1:
         return legal[0]  # nothing to think about: save the clock for later
     if game.name == "dice-1000":  # no hidden cards and known dice: solved exactly (dice.py)
         return dice.choose(game, options, observation, legal, rng, wait=iterations is not None)
+    if game.name == "domino-cribbage" and observation.get("phase") == "discard":
+        return cribbage.choose_discard(game, options, observation, legal, rng, iterations,
+                                       deadline, clock)
     search = Search(game, options, observation, rng)
+    if game.name == "domino-cribbage" and cribbage.MODEL:  # worlds that fit the other's discard
+        search.worlds = cribbage.plausible_worlds(game, options, observation, rng, WORLDS,
+                                                  deadline, clock)
     if iterations is not None:
         for _ in range(iterations):
             search.iterate()
