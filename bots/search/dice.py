@@ -161,7 +161,9 @@ class Race:
     """``left[position][k]``: the chance that a lone player at ``position`` has not reached 1000
     after k more turns of its own."""
 
-    def __init__(self, options) -> None:
+    def __init__(self, options, pause=lambda: None) -> None:
+        """``pause()`` is called between small pieces of the work: a build in the background
+        waits there while the bot is not on its own clock (see ``race``)."""
         self.rolls = rolls = Rolls(options.straights)
         barrel = options.barrel in ("points", "entry_reset")
         cap = options.barrel_threshold if barrel else WIN
@@ -180,6 +182,7 @@ class Race:
         share = 1 / count if count else 0.0  # a bust brings the bolt penalty this much nearer
         ends = []  # per position: top, where a bank at i leads (or None), the busts [(p, to)]
         for p in positions:
+            pause()
             state = lone(options, p)
             top = -(-(WIN - p[0]) // 5)
             banks = [index[key(state.after_turn(5 * i), 0)] if state.can_bank(5 * i) else None
@@ -193,6 +196,7 @@ class Race:
         worth = [-1 - (WIN - p[0]) / 50 for p in positions]
         for _ in range(SWEEPS):
             for j, (top, banks, busts, over) in enumerate(ends):
+                pause()
                 stop = [None if b is None else worth[b] for b in banks]
                 for _ in range(2):  # a bust mostly comes back here: a short fixed point
                     bust = sum(w * worth[b] for w, b in busts)
@@ -201,6 +205,7 @@ class Race:
         # the turn's ends under that play, then the chance of not yet having finished
         moves, self.passes = [], {}
         for j, (top, banks, busts, over) in enumerate(ends):
+            pause()
             stop = [None if b is None else worth[b] for b in banks]
             bust = sum(w * worth[b] for w, b in busts)
             roll, _ = solve(rolls, 0, top, stop, bust, None if over is None else worth[over], 0.0)
@@ -217,6 +222,7 @@ class Race:
             self.passes[positions[j]] = above
         rows = [[1.0] * len(positions)]
         for _ in range(TURNS):
+            pause()
             prev = rows[-1]
             rows.append([sum(m * prev[b] for m, b in to) for to in moves])
         self.left = {p: [row[j] for row in rows] for p, j in index.items()}
@@ -303,6 +309,7 @@ class Points:
     def __init__(self, options) -> None:
         self.rolls = Rolls(options.straights)
         self.over = options.barrel == "open"
+        self.built = threading.Event()  # set when the race model that replaces it is ready
 
     def chance(self, state: Dice1000State, me: int, cache: dict) -> float:
         if state.is_terminal():
@@ -312,34 +319,44 @@ class Points:
 
 
 _RACES: dict = {}
+# Set while this bot thinks on its own clock. A background build works only then: in the other
+# players' time it would take the CPU they are timed on (they may share this bot's core).
+_ON_CLOCK = threading.Event()
 
 
-def race(options, wait: bool = True):
+def race(options, deadline: float | None = None, clock=None):
     """The race model of these rules, built once per rule set and player count (it takes a few
-    seconds). With ``wait`` false, a first call starts building it in a background thread and
-    returns the stand-in ``Points``: the build then runs while the bot waits for its next turn,
-    so a short clock is never overrun (play on a clock is not reproducible anyway)."""
+    seconds). Without a ``deadline`` it is built at once. On a clock, a first call starts
+    building it in a background thread and every decision gives that build its thinking time,
+    until ``deadline``; meanwhile the decision is made by the stand-in ``Points``. So a short
+    clock is never overrun, and the build never runs in the other players' time (beyond one
+    small piece of it, a few milliseconds). Play on a clock is not reproducible anyway."""
     name = repr(options)
     got = _RACES.get(name)
     if isinstance(got, Race):
         return got
-    if wait:
+    if deadline is None:
         _RACES[name] = Race(options)
         return _RACES[name]
     if got is None:
-        _RACES[name] = Points(options)
+        _RACES[name] = got = Points(options)
 
         def build():
-            _RACES[name] = Race(options)
+            _RACES[name] = Race(options, pause=_ON_CLOCK.wait)
+            got.built.set()
         threading.Thread(target=build, daemon=True).start()
+    _ON_CLOCK.set()
+    got.built.wait(max(deadline - clock(), 0))
+    _ON_CLOCK.clear()
     return _RACES[name]
 
 
-def choose(game, options, observation: dict, legal: list[str], rng, wait: bool = True) -> str:
+def choose(game, options, observation: dict, legal: list[str], rng,
+           deadline: float | None = None, clock=None) -> str:
     """Roll or stop, whichever gives the better chance of finishing first."""
     state = game.sample_state(options, observation, rng)  # nothing is hidden: this is the state
     me = observation["seat"]
-    model = race(options, wait)
+    model = race(options, deadline, clock)
     t, d, score = state.turn_total, state.dice_left, state.scores()[me]
     top = -(-(WIN - score) // 5)
     i0 = t // 5

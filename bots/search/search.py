@@ -190,7 +190,8 @@ def choose(game, options, observation: dict, legal: list[str], rng: random.Rando
     if len(legal) == 1:
         return legal[0]  # nothing to think about: save the clock for later
     if game.name == "dice-1000":  # no hidden cards and known dice: solved exactly (dice.py)
-        return dice.choose(game, options, observation, legal, rng, wait=iterations is not None)
+        return dice.choose(game, options, observation, legal, rng,
+                           None if iterations is not None else deadline, clock)
     if game.name == "domino-cribbage" and observation.get("phase") == "discard":
         return cribbage.choose_discard(game, options, observation, legal, rng, iterations,
                                        deadline, clock)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -253,10 +255,31 @@ def test_dice_plays_for_the_win_not_for_points():
         assert dice.choose(game, options, obs, ["roll", "stop"], random.Random(1)) == "roll"
         key = repr(options)
         saved, dice._RACES[key] = dice._RACES[key], dice.Points(options)
-        try:  # wait=False: the stand-in, as if the model were still being built
-            assert dice.choose(game, options, obs, ["roll", "stop"], random.Random(1), wait=False) == "stop"
+        try:  # on a clock with no time left: the stand-in, as if the model were still being built
+            assert dice.choose(game, options, obs, ["roll", "stop"], random.Random(1),
+                               deadline=0.0, clock=lambda: 1.0) == "stop"
         finally:
             dice._RACES[key] = saved
+
+
+def test_dice_model_is_built_only_on_its_own_clock(monkeypatch):
+    """On a clock, the race model is built in the background, but only while a decision of this
+    bot waits for it: in the other players' time it would take the CPU they are timed on."""
+    class Gate(threading.Event):
+        pieces = 0
+
+        def wait(self, timeout=None):
+            Gate.pieces += 1
+            return super().wait(timeout)
+    monkeypatch.setattr(dice, "_ON_CLOCK", Gate())
+    options = get_game("dice-1000").make_options(2, {"overtake_penalty": 40})  # a model of its own
+    model = dice.race(options, time.monotonic() + 0.05, time.monotonic)  # one short decision
+    assert isinstance(model, dice.Points)  # it is not built in 50 ms
+    during = Gate.pieces
+    time.sleep(0.5)  # the others' time: the build stops at its next piece
+    assert Gate.pieces - during <= 1, "the build went on outside the bot's own clock"
+    model = dice.race(options, time.monotonic() + 120, time.monotonic)  # a long think: it ends
+    assert isinstance(model, dice.Race)
 
 
 def test_dice_keeps_its_clock_while_its_model_is_built():
