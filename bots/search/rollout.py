@@ -40,9 +40,12 @@ def rollout_action(game_name: str, state, rng: random.Random) -> str:
             return _thousand_card(state, legal)
         return rng.choice(legal)
     if game_name == "block":
-        # two draws, keep the heavier: a cheap bias towards shedding pips
-        a, b = rng.choice(legal), rng.choice(legal)
-        return a if _pips(a) >= _pips(b) else b
+        if BLOCK_ROLLOUT == "two-draw":
+            a, b = rng.choice(legal), rng.choice(legal)
+            return a if _pips(a) >= _pips(b) else b
+        if rng.random() < BLOCK_RANDOM:
+            return rng.choice(legal)
+        return max(legal, key=_shed_value)
     if game_name == "domino-cribbage" and getattr(state, "phase", None) == "play":
         count, seq = state.count, state.seq  # the engine's count and its sequence of values
         last = seq[-1] if seq else None
@@ -88,6 +91,15 @@ def _thousand_card(state, legal: list[str]) -> str:
     if winners:
         return min(winners, key=lambda x: x[0] % 6)[1]  # the cheapest card that wins
     return min(cards, key=lambda x: _POINTS[x[0] % 6])[1]  # lose the fewest points
+
+
+BLOCK_ROLLOUT = "shed"
+BLOCK_RANDOM = 0.1
+BLOCK_DOUBLE = 4
+
+
+def _shed_value(action: str) -> int:
+    return int(action[0]) + int(action[2]) + (BLOCK_DOUBLE if action[0] == action[2] else 0)
 
 
 def _pips(action: str) -> int:

@@ -36,6 +36,7 @@ from rollout import rollout_action
 EXPLORE = 0.7  # the UCB1 constant, for rewards of about -1..1
 WORLDS = 64     # distinct sampled worlds per decision; later iterations replay clones of them
 WIDEN_FROM = 8  # another seat with more choices than this: only the first few are searched at first
+POLICY_OPPONENTS = {"block"}  # games where the other seats choose by the rollout policy in the tree
 
 
 class Node:
@@ -75,6 +76,7 @@ class Search:
         self.iterations = 0
         self.worlds: list = []
         self.chance_types = frozenset(game.chance_events) if game.chance else frozenset()
+        self.policy_opponents = game.name in POLICY_OPPONENTS
 
     def world(self):
         """A full state consistent with what we know (step 1), to play on. The first ``WORLDS``
@@ -101,9 +103,17 @@ class Search:
             legal = world.legal_actions()
             seat = world.current_player()
             node.visits += 1
+            children = node.children
+            if seat != me and self.policy_opponents:
+                # the others play as the rollout policy would; their move still keys the tree
+                action = rollout_action(self.name, world, rng)
+                edge = children.get(action)
+                if edge is None:
+                    edge = children[action] = Edge(seat)
+                node = self._step(world, action, edge)
+                continue
             if seat != me and len(legal) > WIDEN_FROM:
                 legal = self._widen(world, legal, node.visits)
-            children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
                 action = rng.choice(untried)
