@@ -167,6 +167,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (or round-robin seeds)")
     parser.add_argument("--players", type=int, action="append", help="player counts (default: all)")
     parser.add_argument("--ms", default="10,50,200", help="thinking times per move for 'time'")
+    parser.add_argument("--opponent", action="append",
+                        help="2 players: only these opponents (default: every bundled bot of the game)")
     args = parser.parse_args()
     for name in args.game or sorted(GAMES):
         game = get_game(name)
@@ -181,7 +183,7 @@ def main() -> None:
             continue
         for n in counts:
             if n == 2:
-                for opp in opponents:
+                for opp in args.opponent or opponents:
                     mean, half, _ = duplicate(name, opp, args.pairs, iterations=args.iterations)
                     verdict = "beats" if mean - half > 0.5 else "does NOT beat"
                     print(f"{name} 2p, {args.iterations} iterations: vs {opp} {mean:.3f} ± {half:.3f} "

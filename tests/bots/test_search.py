@@ -184,3 +184,48 @@ def test_an_unknown_game_is_searched_generically():
         obs = {"seat": 0, "to_move": 0, "totals": totals, "turn_total": turn_total}
         assert search_module.choose(game, options, obs, ["roll", "stop"], random.Random(2),
                                     iterations=300) == best
+
+
+def _block_position(n: int, hands, leader: int = 0):
+    from arena.games.block.state import BlockState
+    game = get_game("block")
+    options = game.make_options(n)
+    return game, options, BlockState.from_position(options, hands, leader)
+
+
+def test_block_rollouts_shed_the_heaviest_tile_doubles_first():
+    """Block rollouts play what the bundled heuristics play: the heaviest tile, a double counting
+    a few pips more (it fits one number only), with a small random share so rollouts differ.
+    Here [3|3] (6 pips + the double's bonus) beats [4|5] (9 pips)."""
+    import rollout
+    _, _, state = _block_position(3, [[(0, 1), (3, 3), (4, 5), (1, 2), (0, 2)],
+                                      [(0, 3), (1, 4), (2, 5), (3, 6), (1, 1)],
+                                      [(0, 4), (1, 5), (2, 6), (0, 6), (2, 3)]])
+    rng = random.Random(5)
+    picks = [rollout.rollout_action("block", state, rng) for _ in range(300)]
+    assert picks.count("3-3") >= 0.85 * len(picks)
+    assert len(set(picks)) > 1  # the random share
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_block_other_seats_play_by_the_policy_in_the_tree(n):
+    """In Block the other seats choose by the rollout policy inside the tree: their moves key the
+    tree (different worlds, different moves) but are never searched or credited, so every
+    iteration goes into this seat's own decisions."""
+    game = get_game("block")
+    options = game.make_options(n)
+    state = game.new_match(options, 3)
+    me = state.current_player()
+    search = search_module.Search(game, options, state.observation(me), random.Random(1))
+    for _ in range(300):
+        search.iterate()
+    assert sum(e.visits for e in search.root.children.values()) == 300
+    others, stack = set(), [search.root]
+    while stack:
+        node = stack.pop()
+        for action, edge in node.children.items():
+            if edge.seat != me:
+                assert edge.visits == 0 and edge.total == 0
+                others.add(action)
+            stack.extend(edge.after.values())
+    assert len(others) > 3
