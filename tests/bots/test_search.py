@@ -229,3 +229,21 @@ def test_block_other_seats_play_by_the_policy_in_the_tree(n):
                 others.add(action)
             stack.extend(edge.after.values())
     assert len(others) > 3
+
+
+def test_block_match_bonus_counts_every_place():
+    """A simulated Block deal that ends the match pays the match bonus pair by pair (a rating
+    counts every place): seat 0 dominoes to 61 and wins; seat 1 (40) is still second, ahead of
+    seat 2 (10), and that place is worth a whole bonus more than third, on top of the points."""
+    import evaluate
+    game, options, state = _block_position(3, [[(0, 1)], [(2, 3)], [(4, 6)]])
+    root = (58, 40, 10)
+    state._scores = list(root)
+    state.apply("0-1")  # domino: 5 + 10 pips to seat 0, the match is over
+    assert state.is_terminal() and state.result().ranks == (1, 2, 3)
+    out = evaluate.rewards("block", root, state)
+    scale = evaluate.SCALE["block"]
+    assert out[0] == pytest.approx(15 / scale + evaluate.WIN_BONUS)
+    assert out[1] == pytest.approx(-7.5 / scale)
+    assert out[2] == pytest.approx(-7.5 / scale - evaluate.WIN_BONUS)
+    assert sum(out) == pytest.approx(0)
