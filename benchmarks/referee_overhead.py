@@ -4,14 +4,15 @@
 
 Referee: whole Block matches of two random bots through the real protocol; the time from the end
 of the handshake to the end of the match, divided by the decisions. Echo: the very same request
-messages (rebuilt from those matches) packed and sent over pipes to a process that decodes each one and
-answers a small action message: the floor any referee pays for the transport. The echo runs in
-the bots' own interpreter (``/usr/bin/python3`` and the staged SDK, as a sandboxed bot does), so
-that its side of the pipe costs what a bot's side does. Both are measured in wall time and in CPU
+messages (rebuilt from those matches) packed and sent over pipes to an echo process per seat that
+decodes each one and answers a small action message: the floor any referee pays for the
+transport. The echo runs in the bots' own interpreter (``/usr/bin/python3`` and the staged SDK,
+as a sandboxed bot does), so that its side of the pipe costs what a bot's side does. Both are measured in wall time and in CPU
 counted in a CPU-accounting cgroup (``benchmarks/cpu_meter.py``: the referee and both sandboxed
 bots for a match, this process and the echo for the echo), which others' load on a shared
 machine does not inflate the way it inflates wall time. Target: the referee adds at most 25% to
-the echo round-trip.
+the echo round-trip. The engine's own CPU for the same decisions (replayed in this process) is
+printed too, and the ratio without it: the part of the cost that is the referee's, not the game's.
 """
 from __future__ import annotations
 
@@ -86,32 +87,56 @@ def requests_of(records) -> list[dict]:
     return frames
 
 
+def engine_run(records) -> float:
+    """CPU seconds the engine itself spends on those matches' decisions: the calls the referee
+    makes for each (whose turn, the observation, the legal actions, the action applied), in this
+    process, best of three. The game's cost, which any referee pays (``engine_speed.py``)."""
+    game = get_game("block")
+    best = float("inf")
+    for _ in range(3):
+        started = time.thread_time()
+        for record in records:
+            state = game.new_match(options_from_dict(game, record.options), record.seed)
+            for d in record.decisions:
+                seat = state.current_player()
+                state.observation(seat)
+                state.legal_actions()
+                state.apply(d["action"])
+        best = min(best, time.thread_time() - started)
+    return best
+
+
 def echo_run(messages: list[dict], meter: CpuMeter) -> tuple[float, float]:
-    """Pack each message, send it, read and unpack the answer: a bare MessagePack round-trip.
-    Seconds and CPU seconds (this process and the echo's, from the cgroup), after one round-trip
-    that waits out the echo's start-up."""
+    """Pack each message, send it to the echo of the seat it was for, read and unpack the answer:
+    bare MessagePack round-trips, with one echo process per seat as a match has one bot per seat
+    (taking turns between two processes costs more than talking to one). Seconds and CPU seconds
+    (this process and the echoes', from the cgroup), after one round-trip each that waits out the
+    echoes' start-up."""
     import msgpack
     env = {"PYTHONPATH": str(files.sdk_dir()), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
-    proc = subprocess.Popen([ECHO_PYTHON, "-c", ECHO], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, bufsize=0, env=env)
-    rd, wr = proc.stdout, proc.stdin
+    seats = max(m["observation"]["seat"] for m in messages) + 1
+    procs = [subprocess.Popen([ECHO_PYTHON, "-c", ECHO], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, bufsize=0, env=env) for _ in range(seats)]
 
     def round_trip(message: dict) -> None:
-        wr.write(encode(message))
-        (n,) = HEADER.unpack(rd.read(4))
-        body = rd.read(n)
+        proc = procs[message["observation"]["seat"]]
+        proc.stdin.write(encode(message))
+        (n,) = HEADER.unpack(proc.stdout.read(4))
+        body = proc.stdout.read(n)
         while len(body) < n:
-            body += rd.read(n - len(body))
+            body += proc.stdout.read(n - len(body))
         msgpack.unpackb(body)
-    round_trip(messages[0])
+    for seat in range(seats):
+        round_trip({**messages[0], "observation": {**messages[0]["observation"], "seat": seat}})
     cpu0 = meter.usage_ns()
     started = time.perf_counter()
     for message in messages:
         round_trip(message)
     elapsed = time.perf_counter() - started
     cpu = (meter.usage_ns() - cpu0) / 1e9
-    wr.close()
-    proc.wait()
+    for proc in procs:
+        proc.stdin.close()
+        proc.wait()
     return elapsed, cpu
 
 
@@ -121,7 +146,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     bot = load_bot(ROOT / "bots" / "random")
-    ref_us, echo_us, ref_cpu, echo_cpu = [], [], [], []
+    ref_us, echo_us, ref_cpu, echo_cpu, engine_cpu = [], [], [], [], []
     with CpuMeter() as meter:
         play_match("block", [bot, bot], seed=10**6)  # the sandbox probe, the SDK, the fork server
         for r in range(args.rounds):
@@ -129,14 +154,15 @@ def main() -> None:
             seconds, cpu, decisions, records = referee_run([bot, bot], seeds, meter)
             frames = requests_of(records)
             assert len(frames) == decisions
+            engine_cpu.append(engine_run(records) / decisions * 1e6)
             ref_us.append(seconds / decisions * 1e6)
             ref_cpu.append(cpu / decisions * 1e6)
             seconds, cpu = echo_run(frames, meter)
             echo_us.append(seconds / decisions * 1e6)
             echo_cpu.append(cpu / decisions * 1e6)
             print(f"round {r + 1}: {decisions} decisions; wall: referee {ref_us[-1]:.1f} µs, echo "
-                  f"{echo_us[-1]:.1f} µs; CPU: referee {ref_cpu[-1]:.1f} µs, echo {echo_cpu[-1]:.1f} µs "
-                  "per decision", flush=True)
+                  f"{echo_us[-1]:.1f} µs; CPU: referee {ref_cpu[-1]:.1f} µs (of which the engine "
+                  f"{engine_cpu[-1]:.1f} µs), echo {echo_cpu[-1]:.1f} µs per decision", flush=True)
         zygote.close_all()
     print(f"\necho in {ECHO_PYTHON}; CPU counted in {meter.kind}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -144,6 +170,12 @@ def main() -> None:
         ratio = min(r / e for r, e in zip(ref, echo))
         print(f"{label}: referee {min(ref):.1f} µs/decision, echo {min(echo):.1f} µs/decision (best "
               f"rounds); best round's ratio {ratio:.2f} (target <= 1.25)")
+    # The engine's share is the game's cost, not the referee's: what is left is the referee's own
+    # machinery (asking, timing, checking, recording) and the transport, against the bare transport.
+    machinery = [r - g for r, g in zip(ref_cpu, engine_cpu)]
+    ratio = min(m / e for m, e in zip(machinery, echo_cpu))
+    print(f"CPU without the engine ({min(engine_cpu):.1f} µs/decision): referee {min(machinery):.1f} "
+          f"µs/decision; best round's ratio {ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -7,17 +7,23 @@ bot may see (``/usr`` and its links, a few files of ``/etc``, the bot's folder a
 at ``/opt/arena/sdk``, a small ``/dev``), then the SDK and the usual standard modules imported.
 
 Per match, on request (a JSON message with four descriptors: the bot's stdin, stdout, stderr and
-a status pipe), two processes:
+a status pipe), one process, B, cloned straight into fresh mount, PID, network, IPC and UTS
+namespaces, PID 1 there: it joins the bot's memory cgroup and a fresh cgroup namespace, brings the
+loopback up, mounts a fresh size-capped tmpfs on ``/tmp`` and ``/dev/shm`` owned by the bot's uid
+and its own ``/proc``, sets the rlimits and cores, drops to the bot's uid and into a user
+namespace of its own that maps only that uid and allows no nested one (no capabilities,
+``no_new_privs``), tells the server it is ready, and then:
 
-B. cloned straight into fresh mount, PID, network, IPC and UTS namespaces, PID 1 there: joins the
-   bot's memory cgroup and a fresh cgroup namespace, brings the loopback up, mounts a fresh
-   size-capped tmpfs on ``/tmp`` and ``/dev/shm`` owned by the bot's uid and its own ``/proc``,
-   sets the rlimits and cores, drops to the bot's uid and into a user namespace of its own that
-   maps only that uid and allows no nested one (no capabilities, ``no_new_privs``), forks C, tells
-   the server it is ready, then reaps orphans until C ends and exits with C's status (a signal N
-   as 128 + N, as bubblewrap does); when it exits, the kernel kills whatever is left inside.
-C. the bot, in a session of its own, every other descriptor closed, a clean environment: either
-   runs the bot's Python script in this already-loaded interpreter or ``exec``s its command.
+- a Python bot (``python3 SCRIPT``): B runs the script itself, in this already-loaded interpreter
+  (every other descriptor closed, a clean environment). The bot is PID 1 of its namespace: one
+  copy of the interpreter per match instead of two, which is most of what a fork costs. Since the
+  kernel spares a namespace's PID 1 the signals it has no handler for, the CPU limit's ``SIGXCPU``
+  gets one that ends the bot as the signal would (exit status 128 + N, as bubblewrap reports it);
+  the hard limit's ``SIGKILL`` ends it regardless.
+- any other command: B forks C, which ``exec``s it in a session of its own, and B reaps orphans
+  until C ends and exits with C's status (a signal N as 128 + N, as bubblewrap does).
+
+When PID 1 exits, the kernel kills whatever is left inside.
 
 The server itself holds no bot state: a child is a fresh copy of a process that never ran a bot.
 """
@@ -179,14 +185,16 @@ def exit_code(status):
 
 def clone_into_namespaces():
     """``fork`` into fresh mount, PID, network, IPC and UTS namespaces at once: the child is PID 1
-    of its namespace (no intermediate process). A raw ``clone`` skips Python's and glibc's
-    after-fork bookkeeping, which is fine for this child: single-threaded, it only sets up and
-    then forks the bot with ``os.fork``, which does all of it."""
+    of its namespace (no intermediate process). A raw ``clone`` skips Python's after-fork
+    bookkeeping, so the child runs it itself, as ``os.fork`` would: among it, the ``random``
+    module draws a fresh seed, so that no two bots share a random state."""
     pid = libc.syscall(SYS_CLONE, CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
                        | CLONE_NEWUTS | signal.SIGCHLD, 0, 0, 0, 0)
     if pid < 0:
         err = ctypes.get_errno()
         raise OSError(err, f"clone: {os.strerror(err)}")
+    if pid == 0:
+        ctypes.pythonapi.PyOS_AfterFork_Child()
     return pid
 
 
@@ -223,11 +231,15 @@ def child_b(request, fds, cgroup_fds, ready):
         if cpus and cpus != os.sched_getaffinity(0):  # the cores of the thread that asked (a
             os.sched_setaffinity(0, cpus)              # pinned worker's); set only if they differ
         drop_to(uid, request["gid"])
+        if request["script"] is not None:  # a Python bot: run it here, as PID 1 (see above)
+            os.write(ready, b"1")  # the server answers the referee now: cgroup joined, user dropped
+            os.close(ready)
+            child_c(request, pid_1=True)
         pid = os.fork()
         if pid == 0:
             os.close(ready)
-            child_c(request)
-        os.write(ready, b"1")  # the server answers the referee now: cgroup joined, user dropped
+            child_c(request, pid_1=False)
+        os.write(ready, b"1")
         os.close(ready)
         while True:  # PID 1: reap orphans until the bot itself ends
             try:
@@ -241,9 +253,11 @@ def child_b(request, fds, cgroup_fds, ready):
         os._exit(127)
 
 
-def child_c(request):
+def child_c(request, pid_1):
+    """The bot: PID 1 itself (a Python script), or B's child in a session of its own."""
     try:
-        os.setsid()
+        if not pid_1:
+            os.setsid()  # PID 1 already leads a session of its own
         os.chdir(BOT_MOUNT)
         for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD, signal.SIGINT):
             signal.signal(sig, signal.SIG_DFL)
@@ -256,10 +270,18 @@ def child_c(request):
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # what python3 itself does at start
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        if pid_1:  # the kernel would ignore a default SIGXCPU sent to PID 1
+            signal.signal(signal.SIGXCPU, cpu_limit_reached)
     except BaseException as exc:  # noqa: BLE001
         os.write(2, f"arena sandbox: the bot could not be started: {exc}\n".encode())
         os._exit(127)
     run_script(script, argv[2:])
+
+
+def cpu_limit_reached(signum, frame):
+    """SIGXCPU for a bot that is PID 1: end as the default action would, reported as bubblewrap
+    reports a signal (128 + N), with nothing flushed."""
+    os._exit(128 + signum)
 
 
 def run_script(script, args):
