@@ -168,11 +168,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, action="append", help="player counts (default: all)")
     parser.add_argument("--ms", default="10,50,200", help="thinking times per move for 'time'")
     parser.add_argument("--opponent", action="append",
-                        help="2 players: only these opponents (default: every bundled bot of the game)")
+                        help="2 players: only this bundled bot (default: every bot of the game)")
     args = parser.parse_args()
     for name in args.game or sorted(GAMES):
         game = get_game(name)
-        opponents = [o for o in OPPONENTS.get(name, ["random"]) if (ROOT / "bots" / o).is_dir()]
+        opponents = [o for o in OPPONENTS.get(name, ["random"]) if (ROOT / "bots" / o).is_dir()
+                     and (not args.opponent or o in args.opponent)]
         counts = [c for c in (args.players or game.player_counts) if c in game.player_counts]
         started = time.monotonic()
         if args.what == "time":
@@ -183,7 +184,7 @@ def main() -> None:
             continue
         for n in counts:
             if n == 2:
-                for opp in args.opponent or opponents:
+                for opp in opponents:
                     mean, half, _ = duplicate(name, opp, args.pairs, iterations=args.iterations)
                     verdict = "beats" if mean - half > 0.5 else "does NOT beat"
                     print(f"{name} 2p, {args.iterations} iterations: vs {opp} {mean:.3f} ± {half:.3f} "

@@ -21,6 +21,8 @@ pays for every place instead, pair by pair, since a rating counts second against
 """
 from __future__ import annotations
 
+import cribbage
+
 MAX_DEPTH = 200   # decisions per simulation when a game's horizon is unknown
 WIN_BONUS = 1.0   # in reward units (one typical deal's swing)
 PAIRWISE_BONUS = {"block"}  # games whose match bonus rewards every place, not only the first
@@ -45,6 +47,8 @@ def horizon_key(game_name: str, state) -> object:
 def rewards(game_name: str, root_scores: tuple[int, ...], state) -> list[float]:
     """Per seat: its gain since the root minus the others' average gain, in deal-swing units,
     plus the match bonus if the match ended."""
+    if game_name == "domino-cribbage":
+        return cribbage.rewards(root_scores, state)  # the pegging only: see cribbage.py
     scale = SCALE.get(game_name, DEFAULT_SCALE)
     scores = state.scores()
     n = len(scores)

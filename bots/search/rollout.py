@@ -19,13 +19,14 @@ simulated future absurd rather than merely noisy:
   sandbox shows a bot only its own folder, so it could not import it anyway). Since the search
   also plays the other seats by this policy (``search.POLICY_OPPONENTS``), it is the search's
   model of how the others play.
-- Domino Cribbage: in the play, a tile that makes the count 15 or 31 or pairs the last tile's
-  value is taken (2 points each, docs/games/domino-cribbage.md, the play); otherwise a random
-  tile that does not leave the count at 5 or 21 (where any 10 gives the other player 15 or 31).
+- Domino Cribbage: in the play, the tile that scores most now is taken; otherwise a random tile
+  that does not leave the count at 5 or 21 (``cribbage.rollout_play``).
 """
 from __future__ import annotations
 
 import random
+
+import cribbage
 
 _THOUSAND_QUIET = ("pass", "keep", "play on", "look")  # in this order of preference
 RANDOM_SHARE = 0.1  # of rollout card (Thousand) and tile (Block) plays made at random, so that rollouts differ
@@ -49,19 +50,7 @@ def rollout_action(game_name: str, state, rng: random.Random) -> str:
             return rng.choice(legal)
         return max(legal, key=_shed_value)
     if game_name == "domino-cribbage" and getattr(state, "phase", None) == "play":
-        count, seq = state.count, state.seq  # the engine's count and its sequence of values
-        last = seq[-1] if seq else None
-        safe = []
-        for a in legal:  # a tile "a-b" is worth a + b in the count
-            if a == "go":
-                continue
-            v = int(a[0]) + int(a[2])
-            if count + v in (15, 31) or v == last:
-                return a
-            if count + v not in (5, 21):
-                safe.append(a)
-        if safe:
-            return rng.choice(safe)
+        return cribbage.rollout_play(state, rng)
     return rng.choice(legal)
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import random
 
+import cribbage
 from evaluate import MAX_DEPTH, horizon_key, rewards
 from rollout import rollout_action
 
@@ -86,8 +87,8 @@ class Search:
         self.iterations = 0
         self.worlds: list = []
         self.chance_types = frozenset(game.chance_events) if game.chance else frozenset()
-        # with two players the tree's own opponent (UCB on our loss) is the sterner test and
-        # shares the iterations with one seat only: it measured stronger there
+        # with two players the tree's own opponent (UCB on our loss) is the sterner model and
+        # shares the iterations with one seat only: kept there (both measured level vs greedy)
         self.policy_opponents = (game.name in POLICY_OPPONENTS
                                  and observation.get("num_players", 2) > 2)
 
@@ -205,10 +206,18 @@ class Search:
 def choose(game, options, observation: dict, legal: list[str], rng: random.Random,
            iterations: int | None = None, deadline: float | None = None, clock=None) -> str:
     """Search and return an action. Stop after ``iterations``, or when ``clock()`` passes
-    ``deadline`` (checked between iterations), whichever is set."""
+    ``deadline`` (checked between iterations), whichever is set. Domino Cribbage's discard is
+    valued by arithmetic rather than searched, and its play searches worlds weighted by the
+    other's discard (cribbage.py)."""
     if len(legal) == 1:
         return legal[0]  # nothing to think about: save the clock for later
+    if game.name == "domino-cribbage" and observation.get("phase") == "discard":
+        return cribbage.choose_discard(game, options, observation, legal, rng, iterations,
+                                       deadline, clock)
     search = Search(game, options, observation, rng)
+    if game.name == "domino-cribbage" and cribbage.MODEL:  # worlds that fit the other's discard
+        search.worlds = cribbage.plausible_worlds(game, options, observation, rng, WORLDS,
+                                                  deadline, clock)
     if iterations is not None:
         for _ in range(iterations):
             search.iterate()

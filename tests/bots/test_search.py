@@ -113,7 +113,8 @@ def test_bot_folder_loads():
     assert not bot.games  # every game
 
 
-@pytest.mark.parametrize("name, others", [("block", ["greedy"]), ("thousand", ["thousand", "random"])])
+@pytest.mark.parametrize("name, others", [("block", ["greedy"]), ("thousand", ["thousand", "random"]),
+                                          ("domino-cribbage", ["pegger"])])
 def test_keeps_its_clock_while_the_other_core_is_busy(name, others):
     """Through the real referee and sandbox, 100 ms a move and a 2 s bank, with a process burning
     a core for the whole match: the search bot never times out."""
@@ -247,3 +248,156 @@ def test_block_match_bonus_counts_every_place():
     assert out[1] == pytest.approx(-7.5 / scale)
     assert out[2] == pytest.approx(-7.5 / scale - evaluate.WIN_BONUS)
     assert sum(out) == pytest.approx(0)
+
+
+# ----- Domino Cribbage (bots/search/cribbage.py) ---------------------------------------------
+import cribbage  # noqa: E402  (bots/search is on the path)
+from itertools import combinations  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
+
+from arena.games.domino_cribbage.scoring import show_points  # noqa: E402
+from arena.games.domino_cribbage.state import DominoCribbageState  # noqa: E402
+from arena.games.domino_cribbage.tiles import INDEX, N_TILES, discard_text, parse_tiles  # noqa: E402
+
+CRIBBAGE = get_game("domino-cribbage")
+
+
+@pytest.mark.parametrize("values, dealer", [({}, 0), ({}, 1),
+                                            ({"show_double_bonus": 2,
+                                              "starter_double_counts_in_show": False}, 1)])
+def test_cribbage_discard_show_value_is_the_exact_average(values, dealer):
+    """The value of a discard is the show of the kept tiles averaged over every starter this seat
+    cannot see, plus (own crib) or minus the crib averaged over every starter and every pair the
+    other may lay: checked against the engine's show over every such deal, for two discards."""
+    options = CRIBBAGE.make_options(2, values)
+    hands = [parse_tiles("0-5 1-4 2-3 3-3 4-6 5-5"), parse_tiles("0-0 1-1 2-2 0-6 1-5 2-6")]
+    state = DominoCribbageState.from_position(options, hands, dealer, parse_tiles("6-6")[0])
+    obs, legal = state.observation(0), state.legal_actions()
+    if dealer == 0:  # the other seat lays its tiles first: still unknown to seat 0
+        state.apply(legal[0])
+        obs, legal = state.observation(0), state.legal_actions()
+    values_of = cribbage.show_values(obs, options, legal)
+    hand = hands[0]
+    unseen = [t for t in range(N_TILES) if t not in hand]
+    sign = 1 if dealer == 0 else -1
+    for action in (legal[0], "discard 0-5 5-5"):
+        laid = [INDEX[t] for t in action.split()[1:]]
+        kept = [t for t in hand if t not in laid]
+        args = options.show_double_bonus, options.starter_double_counts_in_show
+        shown = sum(show_points(kept, s, *args) for s in unseen) / len(unseen)
+        cribs = [show_points(laid + [a, b], s, *args) for s in unseen
+                 for a, b in combinations([t for t in unseen if t != s], 2)]
+        assert values_of[action] == pytest.approx(shown + sign * sum(cribs) / len(cribs))
+
+
+def test_cribbage_rollout_takes_the_most_points_now():
+    """Count 9 after 4 then 5 (values): a 6 makes 15 and a run of 3 (5 points), a 5 pairs (2)."""
+    options = CRIBBAGE.make_options(2)
+    state = SimpleNamespace(count=9, seq=[4, 5], options=options,
+                            legal_actions=lambda: ["0-5", "1-5", "6-6"])
+    assert cribbage.rollout_play(state, random.Random(0)) == "1-5"
+    # nothing scores: never leave the count at 5 or 21 (a ten then makes 15 or 31)
+    state = SimpleNamespace(count=1, seq=[1], options=options, legal_actions=lambda: ["0-4", "1-6"])
+    assert {cribbage.rollout_play(state, random.Random(i)) for i in range(10)} == {"1-6"}
+
+
+def _cribbage_hand(scores, target=121):
+    """Hand 1, seat 1 deals, both seats have laid their tiles; the non-dealer (seat 0) plays."""
+    options = CRIBBAGE.make_options(2, {"target": target})
+    hands = [parse_tiles("0-5 1-4 2-3 5-5 0-1 0-2"), parse_tiles("4-6 3-3 2-4 1-5 0-3 1-2")]
+    state = DominoCribbageState.from_position(options, hands, 1, parse_tiles("2-5")[0], scores=scores)
+    state.apply(discard_text(*parse_tiles("0-1 0-2")))
+    state.apply(discard_text(*parse_tiles("0-3 1-2")))
+    return state
+
+
+def test_cribbage_play_reward_is_the_pegging_only():
+    """A simulation of the play is worth the pegging difference: the show that follows (the same
+    whatever is played) is taken out of the score gained, so it adds no noise."""
+    state = _cribbage_hand([10, 20])
+    root = state.scores()
+    rng = random.Random(0)
+    while state.hand_no == 1:
+        state.apply(rng.choice(state.legal_actions()))
+    hand, dealer, heels, peg0, peg1, show0, show1, crib = state.history[-1]
+    assert show0 + show1 + crib > 0  # the show did score: the reward must leave it out
+    assert cribbage.rewards(root, state) == [(peg0 - peg1) / cribbage.PEG_SCALE,
+                                             (peg1 - peg0) / cribbage.PEG_SCALE]
+
+
+def test_cribbage_reward_of_a_match_won_in_the_hand_is_the_bonus():
+    state = _cribbage_hand([110, 115])
+    root = state.scores()
+    rng = random.Random(0)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    winner = state.result().ranks.index(1)
+    reward = cribbage.rewards(root, state)
+    assert reward[winner] == cribbage.WIN_BONUS and reward[winner ^ 1] == -cribbage.WIN_BONUS
+
+
+@pytest.mark.parametrize("scores, won", [([113, 0], 1), ([0, 0], 0), ([0, 120], -1)])
+def test_cribbage_discard_simulation_sees_the_match_end(scores, won):
+    """The simulations after a discard say whether the match ended in the hand (near the target
+    that outweighs the points). Seat 0, non-dealer, keeps 0-5 1-4 2-3 5-5: at least 14 in the
+    show, counted first: from 113 it always wins; from 0 the match goes on; against 120 the
+    dealer wins by its crib at the latest (our two doubles in it are 2 points)."""
+    options = CRIBBAGE.make_options(2)
+    hands = [parse_tiles("0-5 1-4 2-3 5-5 6-6 0-0"), parse_tiles("4-6 3-3 2-4 1-5 0-3 1-2")]
+    state = DominoCribbageState.from_position(options, hands, 1, parse_tiles("2-5")[0], scores=scores)
+    obs = state.observation(0)
+    rng = random.Random(1)
+    for _ in range(10):
+        world = CRIBBAGE.sample_state(options, obs, rng)
+        world.apply("discard 0-0 6-6")
+        assert cribbage.pegging_after(world, 0, rng)[1] == won
+
+
+def test_cribbage_fixed_iterations_are_reproducible():
+    options = CRIBBAGE.make_options(2)
+    state = CRIBBAGE.new_match(options, 5)
+    for _ in range(3):  # a discard, then the other's discard, then a tile of the play
+        obs, legal = state.observation(state.current_player()), state.legal_actions()
+        picks = {search_module.choose(CRIBBAGE, options, obs, list(legal), random.Random(3),
+                                      iterations=60) for _ in range(2)}
+        assert len(picks) == 1
+        state.apply(picks.pop())
+
+
+def test_cribbage_discard_regret():
+    """Laying 0-0 6-6 from 0-5 1-4 2-3 5-5 (four fives and a ten kept) is the sensible discard;
+    breaking up the fives costs many points, more when the crib is the other's."""
+    six = parse_tiles("0-5 1-4 2-3 5-5 6-6 0-0")
+    assert cribbage.discard_regret(six, tuple(parse_tiles("0-0 6-6")), True) == 0
+    own = cribbage.discard_regret(six, tuple(parse_tiles("0-5 5-5")), True)
+    theirs = cribbage.discard_regret(six, tuple(parse_tiles("0-5 5-5")), False)
+    assert 5 < own < theirs
+
+
+def test_cribbage_play_worlds_fit_the_others_discard():
+    """The worlds searched in the play are weighted by how sensible the other's discard is in
+    them: on average it looks much better there than in worlds sampled uniformly. Out of time,
+    one world is drawn from one sample (the search samples the rest uniformly)."""
+    state = _cribbage_hand([0, 0])
+    obs = state.observation(0)
+    other = 1
+
+    def mean_regret(worlds):
+        return sum(cribbage.discard_regret(w.kept[other] + list(w.discards[other]),
+                                           w.discards[other], True) for w in worlds) / len(worlds)
+
+    rng = random.Random(4)
+    uniform = [CRIBBAGE.sample_state(state.options, obs, rng) for _ in range(64)]
+    plausible = cribbage.plausible_worlds(CRIBBAGE, state.options, obs, rng, 64)
+    assert mean_regret(plausible) < mean_regret(uniform) - 1.5
+    hurried = cribbage.plausible_worlds(CRIBBAGE, state.options, obs, rng, 64, deadline=0.0,
+                                        clock=lambda: 1.0)
+    assert len(hurried) == 1
+
+
+def test_beats_random_at_cribbage():
+    """Short matches (to 31) at 30 iterations a move, duplicate pairs against random play."""
+    mean, _, _ = strength.duplicate("domino-cribbage", "random", 4, iterations=30, first_seed=1000,
+                                    values={"target": 31})
+    assert mean >= 0.75
+
