@@ -22,6 +22,7 @@ same figures on any machine (``time`` excepted, which depends on the machine's s
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import itertools
 import math
@@ -41,13 +42,16 @@ import search as search_module  # noqa: E402
 OPPONENTS = {
     "block": ["greedy", "heavy", "random"],
     "thousand": ["thousand", "thousand_bold", "random"],
-    "dice-1000": ["expecti", "threshold", "random"],
+    "dice-1000": ["expecti", "threshold", "threshold-200", "random"],
     "domino-cribbage": ["pegger", "random"],
 }
 DEFAULT_ITERATIONS = 200
 
 
+@functools.lru_cache(maxsize=None)
 def _load(folder: str, module: str = "strategy"):
+    """A bundled bot's module, loaded once: its caches (expecti's end-game tables) then last the
+    whole run, as they last a whole match in the bot's own process."""
     spec = importlib.util.spec_from_file_location(f"_{folder}_{module}",
                                                   ROOT / "bots" / folder / f"{module}.py")
     mod = importlib.util.module_from_spec(spec)
@@ -169,6 +173,7 @@ def main() -> None:
     parser.add_argument("--ms", default="10,50,200", help="thinking times per move for 'time'")
     parser.add_argument("--opponent", action="append",
                         help="2 players: only this bundled bot (default: every bot of the game)")
+    parser.add_argument("--first-seed", type=int, default=0, help="2 players: the first seed")
     args = parser.parse_args()
     for name in args.game or sorted(GAMES):
         game = get_game(name)
@@ -185,7 +190,8 @@ def main() -> None:
         for n in counts:
             if n == 2:
                 for opp in opponents:
-                    mean, half, _ = duplicate(name, opp, args.pairs, iterations=args.iterations)
+                    mean, half, _ = duplicate(name, opp, args.pairs, iterations=args.iterations,
+                                              first_seed=args.first_seed)
                     verdict = "beats" if mean - half > 0.5 else "does NOT beat"
                     print(f"{name} 2p, {args.iterations} iterations: vs {opp} {mean:.3f} ± {half:.3f} "
                           f"over {args.pairs} pairs: {verdict} it at 95% "

@@ -35,6 +35,7 @@ import math
 import random
 
 import cribbage
+import dice
 from evaluate import MAX_DEPTH, horizon_key, rewards
 from rollout import rollout_action
 
@@ -211,6 +212,8 @@ def choose(game, options, observation: dict, legal: list[str], rng: random.Rando
     other's discard (cribbage.py)."""
     if len(legal) == 1:
         return legal[0]  # nothing to think about: save the clock for later
+    if game.name == "dice-1000":  # no hidden cards and known dice: solved exactly (dice.py)
+        return dice.choose(game, options, observation, legal, rng, wait=iterations is not None)
     if game.name == "domino-cribbage" and observation.get("phase") == "discard":
         return cribbage.choose_discard(game, options, observation, legal, rng, iterations,
                                        deadline, clock)

@@ -250,6 +250,95 @@ def test_block_match_bonus_counts_every_place():
     assert sum(out) == pytest.approx(0)
 
 
+# ----- Dice 1000: the turn solved exactly, valued by a race model (bots/search/dice.py) ----------
+import dice  # noqa: E402  (bots/search is on the path)
+from arena.game import Chance  # noqa: E402
+from arena.games.dice_1000.state import Dice1000State  # noqa: E402
+
+
+def _dice_observation(options, scores, t, d, bolts=None, on_barrel=None, attempts=None):
+    """Seat 0 to move with ``t`` in the turn and ``d`` dice left, the others as given."""
+    n = options.num_players
+    state = Dice1000State.from_observation(options, {
+        "num_players": n, "to_move": 0, "first": 0, "round": 5, "scores": list(scores),
+        "opened": [s > 0 for s in scores], "bolts": list(bolts or [0] * n),
+        "on_barrel": list(on_barrel or [False] * n), "barrel_attempts": list(attempts or [0] * n),
+        "falls": [0] * n, "entry": list(scores), "open_points": [0] * n, "turns": [5] * n,
+        "last_turn": None, "turn": {"seat": 0, "number": 5, "total": t, "dice_left": d, "rolls": []}},
+        Chance(0))
+    return state.observation(0)
+
+
+def test_dice_after_turn_applies_the_turn_end_and_leaves_the_state_alone():
+    """The engine's planning hook the bot relies on (docs/games/dice-1000.md §5 example):
+    A 180, B 200, C 240; A banks 70 -> 250, B -> 150, C -> 190; a bust with 2 bolts costs 100."""
+    game = get_game("dice-1000")
+    options = game.make_options(3)
+    state = Dice1000State.from_observation(options, _dice_observation(options, [180, 200, 240], 70, 2),
+                                           Chance(1))
+    assert state.can_bank(70)
+    assert state.after_turn(70).scores() == (250, 150, 190)
+    assert state.after_turn(60).scores() == (240, 150, 240)
+    state.bolts[0] = 2
+    assert state.after_turn(70, "bust").scores() == (80, 200, 240)
+    assert state.scores() == (180, 200, 240) and state.bolts[0] == 2 and state.turn_total == 70
+
+
+def test_dice_race_model_knows_the_barrel():
+    """A lone player on the barrel (880, 3 attempts) finishes in one turn only by scoring 120 or
+    more before a bust: 6.8% (bots/expecti/README.md computes the same)."""
+    model = dice.race(get_game("dice-1000").make_options(2))
+    assert abs(1 - model.left[(880, True, True, 2, 0)][1] - 0.068) < 0.002
+    # from 0 nobody finishes in a handful of turns; from the barrel's foot, sooner than from 0
+    assert model.left[(0, False, False, 0, 0)][5] > 0.99
+    assert model.left[(780, True, False, 0, 0)][20] < model.left[(0, False, False, 0, 0)][20]
+
+
+def test_dice_bolts_count_beyond_this_turn():
+    """With two bolts, a bust now costs 100, but stopping at 10 does not take the bolts away:
+    the next bust costs it just the same. 460 against 255, 10 in the turn, 4 dice: roll on
+    (a model blind to the bolts it keeps stops here)."""
+    game = get_game("dice-1000")
+    options = game.make_options(2)
+    obs = _dice_observation(options, [460, 255], 10, 4, bolts=[2, 0])
+    assert dice.choose(game, options, obs, ["roll", "stop"], random.Random(1)) == "roll"
+
+
+def test_dice_plays_for_the_win_not_for_points():
+    """Where counting points (the stand-in used while the race model is built) says stop, the
+    race says roll: at 850 with 40 in the turn, a bank is capped at 880 on the barrel, which wins
+    6.8% of its turns and falls after three; rolling on for the 1000 is the better race."""
+    game = get_game("dice-1000")
+    options = game.make_options(2)
+    dice.race(options)
+    for scores, t, d in (([850, 700], 40, 2),):
+        obs = _dice_observation(options, scores, t, d)
+        assert dice.choose(game, options, obs, ["roll", "stop"], random.Random(1)) == "roll"
+        key = repr(options)
+        saved, dice._RACES[key] = dice._RACES[key], dice.Points(options)
+        try:  # wait=False: the stand-in, as if the model were still being built
+            assert dice.choose(game, options, obs, ["roll", "stop"], random.Random(1), wait=False) == "stop"
+        finally:
+            dice._RACES[key] = saved
+
+
+def test_dice_keeps_its_clock_while_its_model_is_built():
+    """Through the real referee at 100 ms a move and a 2 s bank: the race model takes a few
+    seconds to build, in a background thread, so no move waits for it."""
+    game = get_game("dice-1000")
+    bots = [load_bot(SEARCH), load_bot(ROOT / "bots" / "expecti")]
+    record = play_match(game, bots, options=game.make_options(2, {"max_rounds": 12}), seed=4,
+                        time_control=TimeControl(move_ms=100, bank_ms=2000))
+    assert record.statuses[0].status == OK, record.statuses[0]
+    assert "search failed" not in record.statuses[0].stderr_tail
+    assert max(d["ms"] for d in record.decisions if d["seat"] == 0) < 100
+
+
+def test_dice_beats_threshold():
+    mean, _, _ = strength.duplicate("dice-1000", "threshold", 6, iterations=1, first_seed=3000)
+    assert mean >= 0.75
+
+
 # ----- Domino Cribbage (bots/search/cribbage.py) ---------------------------------------------
 import cribbage  # noqa: E402  (bots/search is on the path)
 from itertools import combinations  # noqa: E402

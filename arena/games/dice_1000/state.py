@@ -121,8 +121,12 @@ class Dice1000State(State):
                 by = BY_MUST
 
     def _can_stop(self) -> bool:
-        """§3 step 2: the banking condition (opening minimum, pits, barrel)."""
-        seat, t = self.seat, self.turn_total
+        return self.can_bank(self.turn_total)
+
+    def can_bank(self, t: int) -> bool:
+        """§3 step 2: may the mover stop with a turn total of ``t`` (opening minimum, pits,
+        barrel)? Public for bots that plan the rest of a turn."""
+        seat = self.seat
         if not self.opened[seat] and t < self.options.open_min:
             return False
         score = self._scores[seat]
@@ -158,8 +162,42 @@ class Dice1000State(State):
             self._run(BY_START)
 
     # ----- after a turn (§5, in this order) ------------------------------------------------
+    def after_turn(self, total: int, outcome: str = "bank", seat: int | None = None) -> "Dice1000State":
+        """For bots that plan a turn: a copy of this state as it would be if the mover's turn
+        (or ``seat``'s, as if it were theirs now) ended with ``total`` banked (``"bank"``) or lost
+        (``"bust"``, ``"overshoot"``), every rule of §5 applied, the next turn not begun. Its
+        ``events`` hold only what the turn's end wrote. Cheaper than ``clone()``: no dice are
+        copied, since none will be rolled."""
+        new = object.__new__(Dice1000State)
+        d = new.__dict__
+        d.update(self.__dict__)
+        for name in ("_scores", "opened", "bolts", "on_barrel", "attempts", "falls", "entry",
+                     "open_points"):
+            d[name] = list(d[name])
+        new.events = []
+        new.turn_total = total
+        if seat is not None:
+            new.seat = seat
+        new._settle(outcome)
+        return new
+
     def _end_turn(self, outcome: str) -> bool:
         """Apply §5 and begin the next turn (without rolling); True when the match is over."""
+        if self._settle(outcome):
+            return True
+        seat = self.seat
+        n = self.num_players
+        if (seat + 1) % n == self.first:  # the round is over
+            if self.round >= self.options.max_rounds:
+                self.events.append({"type": "capped", "rounds": self.round})
+                self._finish(None, "capped")
+                return True
+            self.round += 1
+        self._start_turn((seat + 1) % n)
+        return False
+
+    def _settle(self, outcome: str) -> bool:
+        """§5 for the turn that ends with ``outcome``; True when the mover has won."""
         o = self.options
         seat = self.seat
         scores = self._scores
@@ -247,14 +285,6 @@ class Dice1000State(State):
         self.last_turn = {"seat": seat, "turn": self.turn_no, "outcome": outcome, "turn_total": t}
         events.append({"type": "turn_end", "seat": seat, "turn": self.turn_no, "outcome": outcome,
                        "turn_total": t, "scores": list(scores)})
-        n = self.num_players
-        if (seat + 1) % n == self.first:  # the round is over
-            if self.round >= o.max_rounds:
-                events.append({"type": "capped", "rounds": self.round})
-                self._finish(None, "capped")
-                return True
-            self.round += 1
-        self._start_turn((seat + 1) % n)
         return False
 
     def _fall(self, q: int, reason: str) -> None:

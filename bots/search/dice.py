@@ -1,0 +1,356 @@
+"""Dice 1000: the rest of the turn solved exactly, every way it can end valued by the chance of
+winning the match (docs/games/dice-1000.md).
+
+Nothing is hidden in Dice 1000 and a seat only ever chooses between rolling and stopping, so the
+rest of a turn is a small Markov decision problem on (turn total, dice left) whose chances are
+known exactly (``roll_outcomes``, from the engine's own scoring). Sampling it, as search.py does
+for the other games, would only approximate what can be computed. The hard part is what the
+position a turn leaves is *worth*: points are not the aim, finishing first is. Two steps:
+
+1. **A race model** (``Race``), built once per rule set: from each position of a lone player
+   (score, opened, on the barrel and barrel attempts used), how likely it is to have reached 1000
+   within k of its turns, playing every turn to finish in the fewest turns on average. Each turn
+   of the model is solved exactly with the same ``solve`` as below, and every rule of a turn's
+   end (pits, opening, barrel cap and falls, bolts, dump truck) is the engine's, through
+   ``Dice1000State.after_turn``.
+2. **The decision** (``choose``): for every total the turn may still end on, and for a bust,
+   ``after_turn`` gives the exact position after it (overtaking and knock-offs of the others
+   included), and the race model gives my chance of finishing first from there, everyone playing
+   in seat order, each at their own pace (a seat below me may also pass me, or knock me off the
+   barrel, before my next turn: the engine says what that leaves me with). The turn is solved
+   backwards from the total that wins, and the bot rolls when rolling on (and playing the rest
+   of the turn best) is worth more.
+
+Behind in the race, this takes risks that a points-maximiser would not (and the reverse when
+ahead), which is where it gains on a bot that counts points. It takes a few milliseconds, with
+no sampling, so the bot's iteration count does not change its choice in this game (nor does its
+clock, once the model is built: see ``race``).
+"""
+from __future__ import annotations
+
+import threading
+
+from arena.game import Chance
+from arena.games.dice_1000.scoring import roll_outcomes
+from arena.games.dice_1000.state import WIN, Dice1000State
+
+TURNS = 120  # turns ahead the race model counts exactly; beyond, a geometric tail
+SWEEPS = 2   # passes over the positions: the second one corrects the few that look downwards
+
+
+class Rolls:
+    """One roll of d dice, in units of 5 points: bust[d], hot[d] (all d dice score), and
+    steps[d] = [(probability, points // 5, dice left)] of the scoring outcomes (0 left = hot)."""
+
+    def __init__(self, straights: bool) -> None:
+        self.bust, self.hot, self.steps = [0.0] * 6, [0.0] * 6, [[] for _ in range(6)]
+        for d in range(1, 6):
+            for p, points, used in roll_outcomes(d, straights):
+                if not points:
+                    self.bust[d] += p
+                else:
+                    self.steps[d].append((p, points // 5, d - used))
+                    if used == d:
+                        self.hot[d] += p
+        self.reach = max(k for d in range(1, 6) for _, k, _ in self.steps[d]) + 1
+
+
+def solve(rolls: Rolls, lo: int, top: int, stop: list, bust: float, over: float | None,
+          win: float = 1.0):
+    """The rest of a turn, backwards. Totals are indices (total = 5 * i); ``top`` is the first
+    that reaches 1000. ``stop[i]``: the worth of banking at i (None where the rules forbid it);
+    ``bust``: the worth of a bust; ``win``: of a winning bank; ``over``: past 1000 under the open barrel
+    (None for the other barrels). Returns ``(roll, node)``: ``roll[d][i]`` is the worth of
+    rolling d dice at i and playing on best; ``node[d][i]`` of having d dice left there after a
+    scoring roll (d = 0: hot dice, a roll of five is compulsory)."""
+    pb, steps = rolls.bust, rolls.steps
+    size = top + rolls.reach
+    if over is None:
+        # at or past 1000 a scoring roll wins (stop), except hot dice, which must roll again
+        hot = (pb[5] * bust + (1 - pb[5] - rolls.hot[5]) * win) / (1 - rolls.hot[5])
+        node = [[hot] * size] + [[win] * size for _ in range(5)]
+    else:
+        # §6 open barrel: exactly 1000 wins; a roll passing it ends the turn with a point
+        node = [[over] * size for _ in range(6)]
+        for d in range(1, 6):
+            node[d][top] = win
+        node[0][top] = pb[5] * bust + (1 - pb[5]) * over
+    roll = [None] + [[0.0] * size for _ in range(5)]
+    for i in range(top - 1, lo - 1, -1):
+        for d in range(1, 6):
+            v = pb[d] * bust
+            for p, k, left in steps[d]:
+                v += p * node[left][i + k]
+            roll[d][i] = v
+        node[0][i] = roll[5][i]
+        s = stop[i]
+        for d in range(1, 6):
+            r = roll[d][i]
+            node[d][i] = s if s is not None and s > r else r
+    return roll, node
+
+
+def flow(rolls: Rolls, top: int, stop: list, roll: list, over: bool):
+    """The turn's ends under the policy ``solve`` found, from the start (a roll of five at 0):
+    (probability of a bust, {i: probability of banking at i}, of a win, of an overshoot)."""
+    pb, steps = rolls.bust, rolls.steps
+    arrive = [[0.0] * (top + rolls.reach) for _ in range(6)]
+    arrive[0][0] = 1.0
+    busts = wins = overs = 0.0
+    banks: dict[int, float] = {}
+    hot_win = (1 - pb[5] - rolls.hot[5]) / (1 - rolls.hot[5])
+    for i in range(top):
+        for left in range(6):
+            m = arrive[left][i]
+            if not m:
+                continue
+            d = left or 5
+            if left and stop[i] is not None and stop[i] >= roll[d][i]:
+                banks[i] = banks.get(i, 0.0) + m
+                continue
+            busts += m * pb[d]
+            for p, k, after in steps[d]:
+                j = i + k
+                if j < top:
+                    arrive[after][j] += m * p
+                elif over:
+                    if j > top:
+                        overs += m * p
+                    elif after:
+                        wins += m * p
+                    else:
+                        busts += m * p * pb[5]
+                        overs += m * p * (1 - pb[5])
+                elif after:
+                    wins += m * p
+                else:
+                    wins += m * p * hot_win
+                    busts += m * p * (1 - hot_win)
+    return busts, banks, wins, overs
+
+
+def key(state: Dice1000State, seat: int, penalty: int = 0) -> tuple:
+    """A seat's position in the race model: score (less ``penalty``), opened, on the barrel,
+    attempts used there, and falls off it so far (counted up to the fall that empties the
+    score, §6)."""
+    score = max(state.scores()[seat] - penalty, 0)
+    cycle = state.options.barrel_falls_to_zero if state.options.barrel == "points" else 0
+    return (score, state.opened[seat] or score > 0, state.on_barrel[seat],
+            state.attempts[seat] if state.on_barrel[seat] else 0,
+            state.falls[seat] % cycle if cycle else 0)
+
+
+def lone(options, position: tuple, bolts: int = 0) -> Dice1000State:
+    """A state where seat 0, at ``position``, is to move and the others are unopened at 0 (so
+    nothing it does can touch them): the race model's player alone."""
+    n = options.num_players
+    score, opened, barrel, attempts, falls = position
+
+    def seats(mine, rest):
+        return [mine] + [rest] * (n - 1)
+    obs = {"num_players": n, "to_move": 0, "first": 0, "round": 1, "scores": seats(score, 0),
+           "opened": seats(opened, False), "bolts": seats(bolts, 0),
+           "on_barrel": seats(barrel, False), "barrel_attempts": seats(attempts, 0),
+           "falls": seats(falls, 0), "entry": [0] * n, "open_points": [0] * n,
+           "turns": [1] * n, "last_turn": None,
+           "turn": {"seat": 0, "number": 1, "total": 0, "dice_left": 5, "rolls": []}}
+    return Dice1000State.from_observation(options, obs, Chance(0))
+
+
+class Race:
+    """``left[position][k]``: the chance that a lone player at ``position`` has not reached 1000
+    after k more turns of its own."""
+
+    def __init__(self, options) -> None:
+        self.rolls = rolls = Rolls(options.straights)
+        barrel = options.barrel in ("points", "entry_reset")
+        cap = options.barrel_threshold if barrel else WIN
+        cycle = options.barrel_falls_to_zero if options.barrel == "points" else 0
+        positions = []
+        for f in range(max(cycle, 1)):
+            positions += [(0, False, False, 0, f)] + [(s, True, False, 0, f) for s in range(0, cap, 5)]
+            if barrel:
+                positions += [(cap, True, True, a, f) for a in range(max(options.barrel_attempts, 1))]
+        positions.sort(key=lambda p: (-p[0], -p[3], -p[4]))  # the top first: most turns end higher
+        self.over = options.barrel == "open"
+        self.cap = cap
+        self.penalty = options.overtake_penalty
+        index = {p: j for j, p in enumerate(positions)}
+        count = options.bolts_per_penalty
+        share = 1 / count if count else 0.0  # a bust brings the bolt penalty this much nearer
+        ends = []  # per position: top, where a bank at i leads (or None), the busts [(p, to)]
+        for p in positions:
+            state = lone(options, p)
+            top = -(-(WIN - p[0]) // 5)
+            banks = [index[key(state.after_turn(5 * i), 0)] if state.can_bank(5 * i) else None
+                     for i in range(top)]
+            busts = [(1 - share, index[key(state.after_turn(0, "bust"), 0)])]
+            if share:
+                busts.append((share, index[key(lone(options, p, count - 1).after_turn(0, "bust"), 0)]))
+            over = index[key(state.after_turn(0, "overshoot"), 0)] if self.over else None
+            ends.append((top, banks, busts, over))
+        # expected turns to finish, as a worth (minus the turns): each turn solved exactly
+        worth = [-1 - (WIN - p[0]) / 50 for p in positions]
+        for _ in range(SWEEPS):
+            for j, (top, banks, busts, over) in enumerate(ends):
+                stop = [None if b is None else worth[b] for b in banks]
+                for _ in range(2):  # a bust mostly comes back here: a short fixed point
+                    bust = sum(w * worth[b] for w, b in busts)
+                    roll, _ = solve(rolls, 0, top, stop, bust, None if over is None else worth[over], 0.0)
+                    worth[j] = roll[5][0] - 1
+        # the turn's ends under that play, then the chance of not yet having finished
+        moves, self.passes = [], {}
+        for j, (top, banks, busts, over) in enumerate(ends):
+            stop = [None if b is None else worth[b] for b in banks]
+            bust = sum(w * worth[b] for w, b in busts)
+            roll, _ = solve(rolls, 0, top, stop, bust, None if over is None else worth[over], 0.0)
+            pbust, banked, _, povers = flow(rolls, top, stop, roll, self.over)
+            to = [(pbust * w, b) for w, b in busts] + [(m, banks[i]) for i, m in banked.items()]
+            if over is not None:
+                to.append((povers, over))
+            moves.append(to)
+            # passes[position][x // 5]: the chance its turn banks to a score above x
+            above = [0.0] * (WIN // 5 + 1)
+            for i, m in banked.items():
+                for x in range(positions[banks[i]][0] // 5):
+                    above[x] += m
+            self.passes[positions[j]] = above
+        rows = [[1.0] * len(positions)]
+        for _ in range(TURNS):
+            prev = rows[-1]
+            rows.append([sum(m * prev[b] for m, b in to) for to in moves])
+        self.left = {p: [row[j] for row in rows] for p, j in index.items()}
+
+    def chance(self, state: Dice1000State, me: int, cache: dict) -> float:
+        """My chance of finishing first from ``state`` (the end of my turn, the next seat to
+        move): every other seat has its k-th turn before my k-th, so I win on my k-th turn if
+        I finish then and none of them has within k turns (finishing times taken as
+        independent)."""
+        if state.is_terminal():
+            return 1.0 if state.result().ranks[me] == 1 else 0.0
+        others = tuple((key(state, q), state.bolts[q]) for q in range(state.num_players) if q != me)
+        rest = cache.get(others)
+        if rest is None:
+            rest = [1.0] * (TURNS + 1)
+            for q in range(state.num_players):
+                if q != me:
+                    rest = [a * b for a, b in zip(rest, self.row(state, q))]
+            cache[others] = rest
+        mine = self.row(state, me)
+        for chance, after in self.threats(state, me):  # taken one at a time
+            mine = mix(mine, self.row(after, me), chance)
+        won = sum((mine[k - 1] - mine[k]) * rest[k] for k in range(1, TURNS + 1))
+        # after TURNS turns each "not yet" shrinks by a steady ratio: sum that tail in one go
+        r = mine[-1] / mine[-2] if mine[-2] else 0.0
+        q = rest[-1] / rest[-2] if rest[-2] else 0.0
+        return won + mine[-1] * (1 - r) * rest[-1] * q / (1 - r * q)
+
+    def threats(self, state: Dice1000State, me: int) -> list:
+        """What the others' turns before my next one may do to me: [(chance, state after)] for
+        each seat that may bank past me (overtaking, §5 step 3) or, when I am on the barrel,
+        mount it (knocking me off, §6). The chance is their turn's, from the model; the effect
+        is the engine's, as if they banked just enough."""
+        scores = state.scores()
+        mine = scores[me]
+        out = []
+        for q in range(state.num_players):
+            above = self.passes.get(key(state, q)) if q != me else None
+            if above is None or scores[q] >= mine:
+                continue
+            if state.on_barrel[me]:  # the only bank that touches me is a mount
+                chance, total = above[mine // 5 - 1], mine - scores[q]
+            elif self.penalty:
+                chance, total = above[mine // 5], mine + 5 - scores[q]
+            else:
+                continue
+            if chance > 0 and scores[q] + total < WIN:
+                out.append((chance, state.after_turn(total, seat=q)))
+        return out
+
+    def row(self, state: Dice1000State, seat: int, penalty: int = 0) -> list:
+        """``left`` for a seat of ``state`` (``penalty`` points lower). The model counts every
+        bust as a third of the bolt penalty (it does not track bolts): a seat with more bolts
+        than the average one is that much nearer its penalty, one with fewer that much further."""
+        got = self.left_of(key(state, seat, penalty))
+        o = state.options
+        if o.bolts_per_penalty and o.bolt_penalty:
+            nearer = (state.bolts[seat] - (o.bolts_per_penalty - 1) / 2) / o.bolts_per_penalty
+            if nearer:
+                shift = o.bolt_penalty if nearer > 0 else -o.bolt_penalty
+                got = mix(got, self.left_of(key(state, seat, penalty + shift)), abs(nearer))
+        return got
+
+    def left_of(self, position: tuple) -> list:
+        got = self.left.get(position)
+        if got is None and not position[2]:  # above the highest score off the barrel
+            got = self.left.get((min(position[0], self.cap - 5),) + position[1:])
+        if got is None:  # a position the model has no row for
+            got = self.left[min(self.left, key=lambda p: abs(p[0] - position[0]))]
+        return got
+
+
+def mix(a: list, b: list, w: float) -> list:
+    """(1 - w) a + w b, term by term."""
+    return [x + w * (y - x) for x, y in zip(a, b)]
+
+
+class Points:
+    """Stands in for the race model while it is being built: a position is worth my score less
+    the others' average (in thousands), a win 1."""
+
+    over = False
+
+    def __init__(self, options) -> None:
+        self.rolls = Rolls(options.straights)
+        self.over = options.barrel == "open"
+
+    def chance(self, state: Dice1000State, me: int, cache: dict) -> float:
+        if state.is_terminal():
+            return 1.0 if state.result().ranks[me] == 1 else 0.0
+        scores = state.scores()
+        return (scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)) / 1000
+
+
+_RACES: dict = {}
+
+
+def race(options, wait: bool = True):
+    """The race model of these rules, built once per rule set and player count (it takes a few
+    seconds). With ``wait`` false, a first call starts building it in a background thread and
+    returns the stand-in ``Points``: the build then runs while the bot waits for its next turn,
+    so a short clock is never overrun (play on a clock is not reproducible anyway)."""
+    name = repr(options)
+    got = _RACES.get(name)
+    if isinstance(got, Race):
+        return got
+    if wait:
+        _RACES[name] = Race(options)
+        return _RACES[name]
+    if got is None:
+        _RACES[name] = Points(options)
+
+        def build():
+            _RACES[name] = Race(options)
+        threading.Thread(target=build, daemon=True).start()
+    return _RACES[name]
+
+
+def choose(game, options, observation: dict, legal: list[str], rng, wait: bool = True) -> str:
+    """Roll or stop, whichever gives the better chance of finishing first."""
+    state = game.sample_state(options, observation, rng)  # nothing is hidden: this is the state
+    me = observation["seat"]
+    model = race(options, wait)
+    t, d, score = state.turn_total, state.dice_left, state.scores()[me]
+    top = -(-(WIN - score) // 5)
+    i0 = t // 5
+    if i0 >= top:
+        return "stop"  # stopping wins
+    cache: dict = {}
+    stop = [None] * top
+    for i in range(i0, top):
+        if state.can_bank(5 * i):
+            stop[i] = model.chance(state.after_turn(5 * i), me, cache)
+    bust = model.chance(state.after_turn(t, "bust"), me, cache)
+    over = model.chance(state.after_turn(t, "overshoot"), me, cache) if model.over else None
+    roll, _ = solve(model.rolls, i0, top, stop, bust, over)
+    return "stop" if stop[i0] is not None and stop[i0] >= roll[d][i0] else "roll"
