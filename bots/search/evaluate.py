@@ -16,7 +16,8 @@ there is scored by how much each seat gained in it. Two small functions per game
 The reward of a seat is what it gained in the simulated deal minus the average of what the
 others gained (for two players: the score difference, a zero-sum game), divided by the scale.
 A match that ends inside the simulation also pays ``WIN_BONUS`` to the winner and takes it from
-the others: near the target, winning matters more than points.
+the others: near the target, winning matters more than points. In Block (``PAIRWISE_BONUS``) it
+pays for every place instead, pair by pair, since a rating counts second against fourth too.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import cribbage
 
 MAX_DEPTH = 200   # decisions per simulation when a game's horizon is unknown
 WIN_BONUS = 1.0   # in reward units (one typical deal's swing)
+PAIRWISE_BONUS = {"block"}  # games whose match bonus rewards every place, not only the first
 
 # A typical points swing of one deal (or turn): Block's winner takes the others' pips, a
 # Thousand contract is worth 100-200, a Dice 1000 turn ~50, a Domino Cribbage hand ~15.
@@ -53,7 +55,14 @@ def rewards(game_name: str, root_scores: tuple[int, ...], state) -> list[float]:
     gains = [scores[s] - root_scores[s] for s in range(n)]
     total = sum(gains)
     out = [(g - (total - g) / (n - 1)) / scale for g in gains]
-    if state.is_terminal():
+    if state.is_terminal() and game_name in PAIRWISE_BONUS:
+        # a tournament rates the whole order of a match (TrueSkill), not only who came first:
+        # the bonus is shared out pair by pair, +1/(n-1) for each seat we finish above and
+        # -1/(n-1) for each above us (zero-sum; with 2 players a win is worth what it is below)
+        ranks = state.result().ranks
+        for s in range(n):
+            out[s] += WIN_BONUS * sum((r > ranks[s]) - (r < ranks[s]) for r in ranks) / (n - 1)
+    elif state.is_terminal():
         ranks = state.result().ranks
         firsts = [s for s in range(n) if ranks[s] == 1]
         share = WIN_BONUS / len(firsts)

@@ -12,8 +12,13 @@ simulated future absurd rather than merely noisy:
   (declare a marriage when leading, lead high, win a trick as cheaply as possible, else throw
   the cheapest card): with random card play every declarer would fail, so the search would
   learn that bidding never pays and never bid.
-- Block: a player sheds a heavier tile more often than a lighter one (the pips left in hand are
-  what a deal costs), which is what every sensible player does.
+- Block: a player sheds its heaviest playable tile, a double first among near equals (the pips
+  left in hand are what a deal costs, and a double fits one number only), with a small random
+  share. It is the first rule of the bundled ``greedy`` and ``heavy`` bots, at a fraction of the
+  cost of greedy's whole scoring (which reads an observation: far too slow for a rollout, and the
+  sandbox shows a bot only its own folder, so it could not import it anyway). Since the search
+  also plays the other seats by this policy (``search.POLICY_OPPONENTS``), it is the search's
+  model of how the others play.
 - Domino Cribbage: in the play, the tile that scores most now is taken; otherwise a random tile
   that does not leave the count at 5 or 21 (``cribbage.rollout_play``).
 """
@@ -24,7 +29,7 @@ import random
 import cribbage
 
 _THOUSAND_QUIET = ("pass", "keep", "play on", "look")  # in this order of preference
-RANDOM_SHARE = 0.1  # of rollout card plays made at random, so that rollouts differ
+RANDOM_SHARE = 0.1  # of rollout card (Thousand) and tile (Block) plays made at random, so that rollouts differ
 
 
 def rollout_action(game_name: str, state, rng: random.Random) -> str:
@@ -41,9 +46,9 @@ def rollout_action(game_name: str, state, rng: random.Random) -> str:
             return _thousand_card(state, legal)
         return rng.choice(legal)
     if game_name == "block":
-        # two draws, keep the heavier: a cheap bias towards shedding pips
-        a, b = rng.choice(legal), rng.choice(legal)
-        return a if _pips(a) >= _pips(b) else b
+        if rng.random() < RANDOM_SHARE:
+            return rng.choice(legal)
+        return max(legal, key=_shed_value)
     if game_name == "domino-cribbage" and getattr(state, "phase", None) == "play":
         return cribbage.rollout_play(state, rng)
     return rng.choice(legal)
@@ -79,8 +84,11 @@ def _thousand_card(state, legal: list[str]) -> str:
     return min(cards, key=lambda x: _POINTS[x[0] % 6])[1]  # lose the fewest points
 
 
-def _pips(action: str) -> int:
-    """Pips of the tile in a Block action ("3-6:L" -> 9); a pass counts as nothing."""
+BLOCK_DOUBLE = 4  # a double is shed as if 4 pips heavier: it fits one number only (greedy's W_DOUBLE)
+
+
+def _shed_value(action: str) -> int:
+    """How keen a Block player is to play the tile of ``action`` ("3-6:L" -> 9, "3-3" -> 10)."""
     if action == "pass":
         return -1
-    return int(action[0]) + int(action[2])
+    return int(action[0]) + int(action[2]) + (BLOCK_DOUBLE if action[0] == action[2] else 0)

@@ -23,6 +23,10 @@ Chance inside the search (a dice roll) is not hidden: after an action that produ
 events (``game.chance_events``), the outcome seen becomes part of the tree key, so "keep rolling
 after a 5 came up" and "after a bust" are different nodes.
 
+In some games (``POLICY_OPPONENTS``: Block) with 3 or more players the other seats do not search
+in the tree: they play by the rollout policy there too, so every iteration refines this seat's
+own decisions.
+
 The action played is the root child visited most (the most robust choice).
 """
 from __future__ import annotations
@@ -38,6 +42,13 @@ from rollout import rollout_action
 EXPLORE = 0.7  # the UCB1 constant, for rewards of about -1..1
 WORLDS = 64     # distinct sampled worlds per decision; later iterations replay clones of them
 WIDEN_FROM = 8  # another seat with more choices than this: only the first few are searched at first
+# Games where, with 3 or more players, the other seats choose by the rollout policy inside the
+# tree instead of by UCB.
+# In Block every seat has only a few choices, and the others are what the tree would spend most
+# iterations on with 3-4 players (each seat's moves branch), leaving few for our own decisions;
+# the bundled Block bots play much like the rollout policy anyway (heaviest tile first). The
+# others' moves still key the tree, so our later decisions are kept apart by what they did.
+POLICY_OPPONENTS = {"block"}
 
 
 class Node:
@@ -77,6 +88,10 @@ class Search:
         self.iterations = 0
         self.worlds: list = []
         self.chance_types = frozenset(game.chance_events) if game.chance else frozenset()
+        # with two players the tree's own opponent (UCB on our loss) is the sterner model and
+        # shares the iterations with one seat only: kept there (both measured level vs greedy)
+        self.policy_opponents = (game.name in POLICY_OPPONENTS
+                                 and observation.get("num_players", 2) > 2)
 
     def world(self):
         """A full state consistent with what we know (step 1), to play on. The first ``WORLDS``
@@ -103,9 +118,17 @@ class Search:
             legal = world.legal_actions()
             seat = world.current_player()
             node.visits += 1
+            children = node.children
+            if seat != me and self.policy_opponents:
+                # the others play as the rollout policy would; their move still keys the tree
+                action = rollout_action(self.name, world, rng)
+                edge = children.get(action)
+                if edge is None:
+                    edge = children[action] = Edge(seat)
+                node = self._step(world, action, edge)
+                continue
             if seat != me and len(legal) > WIDEN_FROM:
                 legal = self._widen(world, legal, node.visits)
-            children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
                 action = rng.choice(untried)

@@ -189,6 +189,69 @@ def test_an_unknown_game_is_searched_generically():
                                     iterations=300) == best
 
 
+def _block_position(n: int, hands, leader: int = 0):
+    from arena.games.block.state import BlockState
+    game = get_game("block")
+    options = game.make_options(n)
+    return game, options, BlockState.from_position(options, hands, leader)
+
+
+def test_block_rollouts_shed_the_heaviest_tile_doubles_first():
+    """Block rollouts play what the bundled heuristics play: the heaviest tile, a double counting
+    a few pips more (it fits one number only), with a small random share so rollouts differ.
+    Here [3|3] (6 pips + the double's bonus) beats [4|5] (9 pips)."""
+    import rollout
+    _, _, state = _block_position(3, [[(0, 1), (3, 3), (4, 5), (1, 2), (0, 2)],
+                                      [(0, 3), (1, 4), (2, 5), (3, 6), (1, 1)],
+                                      [(0, 4), (1, 5), (2, 6), (0, 6), (2, 3)]])
+    rng = random.Random(5)
+    picks = [rollout.rollout_action("block", state, rng) for _ in range(300)]
+    assert picks.count("3-3") >= 0.85 * len(picks)
+    assert len(set(picks)) > 1  # the random share
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_block_other_seats_play_by_the_policy_in_the_tree(n):
+    """In 3- and 4-player Block the other seats choose by the rollout policy inside the tree: their
+    moves key the tree (different worlds, different moves) but are never searched or credited, so
+    every iteration goes into this seat's own decisions. With 2 players the opponent searches."""
+    game = get_game("block")
+    options = game.make_options(n)
+    state = game.new_match(options, 3)
+    me = state.current_player()
+    search = search_module.Search(game, options, state.observation(me), random.Random(1))
+    for _ in range(300):
+        search.iterate()
+    assert sum(e.visits for e in search.root.children.values()) == 300
+    others, stack = set(), [search.root]
+    while stack:
+        node = stack.pop()
+        for action, edge in node.children.items():
+            if edge.seat != me:
+                assert (edge.visits == 0) == (n > 2)
+                others.add(action)
+            stack.extend(edge.after.values())
+    assert len(others) > 3
+
+
+def test_block_match_bonus_counts_every_place():
+    """A simulated Block deal that ends the match pays the match bonus pair by pair (a rating
+    counts every place): seat 0 dominoes to 61 and wins; seat 1 (40) is still second, ahead of
+    seat 2 (10), and that place is worth a whole bonus more than third, on top of the points."""
+    import evaluate
+    game, options, state = _block_position(3, [[(0, 1)], [(2, 3)], [(4, 6)]])
+    root = (58, 40, 10)
+    state._scores = list(root)
+    state.apply("0-1")  # domino: 5 + 10 pips to seat 0, the match is over
+    assert state.is_terminal() and state.result().ranks == (1, 2, 3)
+    out = evaluate.rewards("block", root, state)
+    scale = evaluate.SCALE["block"]
+    assert out[0] == pytest.approx(15 / scale + evaluate.WIN_BONUS)
+    assert out[1] == pytest.approx(-7.5 / scale)
+    assert out[2] == pytest.approx(-7.5 / scale - evaluate.WIN_BONUS)
+    assert sum(out) == pytest.approx(0)
+
+
 # ----- Dice 1000: the turn solved exactly, valued by a race model (bots/search/dice.py) ----------
 import dice  # noqa: E402  (bots/search is on the path)
 from arena.game import Chance  # noqa: E402
