@@ -13,6 +13,12 @@ bots for a match, this process and the echo for the echo), which others' load on
 machine does not inflate the way it inflates wall time. Target: the referee adds at most 25% to
 the echo round-trip. The engine's own CPU for the same decisions (replayed in this process) is
 printed too, and the ratio without it: the part of the cost that is the referee's, not the game's.
+
+Everything runs on one core (this process pins itself; the bots and the echoes inherit it), as a
+tournament worker runs a match on the cores it owns. Spread over idle cores, every message wakes
+a process on another core, and on a virtual machine those wake-ups cost more than all the rest
+(45 µs of CPU a round trip for the echo alone, measured): both sides would be that cost, and the
+ratio would say nothing about the referee.
 """
 from __future__ import annotations
 
@@ -145,6 +151,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # one core (see above)
     bot = load_bot(ROOT / "bots" / "random")
     ref_us, echo_us, ref_cpu, echo_cpu, engine_cpu = [], [], [], [], []
     with CpuMeter() as meter:
@@ -164,7 +171,8 @@ def main() -> None:
                   f"{echo_us[-1]:.1f} µs; CPU: referee {ref_cpu[-1]:.1f} µs (of which the engine "
                   f"{engine_cpu[-1]:.1f} µs), echo {echo_cpu[-1]:.1f} µs per decision", flush=True)
         zygote.close_all()
-    print(f"\necho in {ECHO_PYTHON}; CPU counted in {meter.kind}; load average "
+    print(f"\non core {max(os.sched_getaffinity(0))} alone; echo in {ECHO_PYTHON}; "
+          f"CPU counted in {meter.kind}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for label, ref, echo in (("wall", ref_us, echo_us), ("CPU ", ref_cpu, echo_cpu)):
         ratio = min(r / e for r, e in zip(ref, echo))
