@@ -8,12 +8,14 @@ that must be escaped everywhere.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from reports import render_site
+from tests.reports.browser import Browser
 from tournaments.backends import SerialBackend
 from tournaments.config import parse_config
 from tournaments.run import prepare, run_tournament
@@ -21,6 +23,16 @@ from tournaments.run import prepare, run_tournament
 ROOT = Path(__file__).resolve().parents[2]
 TEST_BOTS = Path(__file__).resolve().parent / "bots"
 EVIL_NAME = "<script>alert(1)</script>"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """A headless browser for the tests of one module, closed after them."""
+    b = Browser()
+    try:
+        yield b
+    finally:
+        b.close()
 
 
 def screenshot_dir() -> Path:

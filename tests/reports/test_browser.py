@@ -6,7 +6,6 @@ Screenshots of every page type are saved to ``$ARENA_TEST_OUTPUT/screenshots`` (
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,15 +16,6 @@ from tournaments.ratings import compute_ratings
 from tournaments.store import Store
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ aside marked, the turn's running total, and a score ladder per player with the p
 and the dump-truck number; no console errors; the last frame shows the stored scores."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,15 +32,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     site_dir = folder / "site"
     render_site(out, site_dir)
     return out, site_dir
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 def test_dice_replay_draws_rolls_totals_and_ladders(browser: Browser, site) -> None:

@@ -6,7 +6,6 @@ Screenshots go to ``$ARENA_TEST_OUTPUT/screenshots`` (default ``test-output/scre
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,15 +35,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     site_dir = folder / "site"
     render_site(out, site_dir)
     return out, site_dir
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 def test_the_cribbage_replay_draws_every_step(browser: Browser, site: tuple[Path, Path]) -> None:

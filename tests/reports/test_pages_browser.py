@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,15 +28,6 @@ NOTE = ("4 players a table: the full schedule of every table and seat rotation w
         "matches, so a balanced sample of 600 is played; each pair of bots meets at about the "
         "same number of tables")
 ANSWER = "6-6:Z"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 def league(folder: Path) -> Path:

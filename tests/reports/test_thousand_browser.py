@@ -4,7 +4,6 @@ score sheet; no console errors from the first frame to the last. Screenshots go 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 
@@ -15,15 +14,6 @@ from tournaments.backends import SerialBackend
 from tournaments.config import parse_config
 from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 @pytest.fixture(scope="module")
