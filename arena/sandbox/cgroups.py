@@ -10,13 +10,9 @@ cgroup the per-process limit is all there is (``BotProcess.memory_cap`` is then 
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-_swept = threading.Event()
-
 
 _own_dirs: dict[tuple[int, str], list[tuple[int, Path]]] = {}
 
@@ -77,26 +73,31 @@ def _read_own_cgroup_dirs(controller: str) -> list[tuple[int, Path]]:
     return sorted(found, key=lambda f: -f[0])
 
 
-class MemoryCap:
-    """One bot's memory cgroup."""
+class _BotCgroup:
+    """One bot's cgroup of one controller: made by :meth:`_make`, joined between fork and exec,
+    removed once the bot is gone."""
+
+    controller = ""
 
     def __init__(self, version: int, folder: Path) -> None:
         self.version = version
         self.folder = folder
         self._procs = str(folder / "cgroup.procs").encode()
 
-    @staticmethod
-    def create(name: str, limit_bytes: int, uid_is_free: Callable[[int], bool] | None = None
-               ) -> "MemoryCap | None":
-        """A new memory cgroup capped at ``limit_bytes``, or ``None`` if none can be made here.
-        The first call of a process also removes the cgroups that killed referees left behind."""
-        if not _swept.is_set():
-            _swept.set()
-            sweep_stale(uid_is_free)
-        for version, parent in _own_cgroup_dirs():
+    @classmethod
+    def _make(cls, name: str, uid_is_free: Callable[[int], bool] | None,
+              configure: Callable[[int, Path, Path], None]) -> tuple[int, Path] | None:
+        """(version, folder) of a new cgroup ``name`` under the first of this process's cgroups of
+        the controller that can hold one, ``configure(version, parent, folder)`` run on it; ``None``
+        if none can. The first call of a process for a controller also removes the cgroups that
+        killed referees left behind."""
+        if cls.controller not in _swept:
+            _swept.add(cls.controller)
+            sweep_stale(uid_is_free, cls.controller)
+        for version, parent in _own_cgroup_dirs(cls.controller):
             if version == 2:
                 try:
-                    if "memory" not in (parent / "cgroup.subtree_control").read_text().split():
+                    if cls.controller not in (parent / "cgroup.subtree_control").read_text().split():
                         continue
                 except OSError:
                     continue
@@ -107,31 +108,18 @@ class MemoryCap:
                 pass
             except OSError:
                 continue
-            cap = MemoryCap(version, folder)
             try:
-                if version == 2:
-                    cap._write("memory.max", limit_bytes)
-                    cap._write("memory.swap.max", 0, optional=True)
-                else:
-                    cap._write("memory.limit_in_bytes", limit_bytes)
-                    cap._write("memory.memsw.limit_in_bytes", limit_bytes, optional=True)
+                configure(version, parent, folder)
             except OSError:
-                cap.remove()
+                _remove_cgroup(folder, 1.0)
                 continue
-            return cap
+            return version, folder
         return None
 
-    @staticmethod
-    def parent_dir() -> Path | None:
+    @classmethod
+    def parent_dir(cls) -> Path | None:
         """The folder :meth:`create` makes bot cgroups in, or ``None``."""
-        return _writable_parent("memory")
-
-    def _write(self, name: str, value: int, optional: bool = False) -> None:
-        try:
-            (self.folder / name).write_text(str(value))
-        except OSError:
-            if not optional:
-                raise
+        return _writable_parent(cls.controller)
 
     def join(self) -> None:
         """Move the calling process into this cgroup (called in the child, before exec, as root)."""
@@ -140,6 +128,35 @@ class MemoryCap:
             os.write(fd, b"0")
         finally:
             os.close(fd)
+
+    def remove(self, timeout: float = 1.0) -> None:
+        """Remove the cgroup once its processes are gone (their charges go to the parent)."""
+        _remove_cgroup(self.folder, timeout)
+
+
+_swept: set[str] = set()  # the controllers whose stale bot cgroups this process has removed
+
+
+class MemoryCap(_BotCgroup):
+    """One bot's memory cgroup."""
+
+    controller = "memory"
+
+    @classmethod
+    def create(cls, name: str, limit_bytes: int, uid_is_free: Callable[[int], bool] | None = None
+               ) -> "MemoryCap | None":
+        """A new memory cgroup capped at ``limit_bytes`` (no swap), or ``None`` if none can be made
+        here."""
+        def configure(version: int, parent: Path, folder: Path) -> None:
+            limit, swap = (("memory.max", "memory.swap.max") if version == 2 else
+                           ("memory.limit_in_bytes", "memory.memsw.limit_in_bytes"))
+            (folder / limit).write_text(str(limit_bytes))
+            try:  # absent where the kernel does not account swap: then there is none to cap
+                (folder / swap).write_text("0" if version == 2 else str(limit_bytes))
+            except OSError:
+                pass
+        made = cls._make(name, uid_is_free, configure)
+        return None if made is None else cls(*made)
 
     def is_empty(self) -> bool:
         """Whether no process is left in the cgroup. A bot cannot leave its cgroup (that takes
@@ -164,10 +181,6 @@ class MemoryCap:
                 return int(value)
         return 0
 
-    def remove(self, timeout: float = 1.0) -> None:
-        """Remove the cgroup once its processes are gone (their charges go to the parent)."""
-        _remove_cgroup(self.folder, timeout)
-
 
 def _remove_cgroup(folder: Path, timeout: float) -> None:
     """rmdir a cgroup, retrying until ``timeout`` while its last processes are still leaving."""
@@ -184,7 +197,7 @@ def _remove_cgroup(folder: Path, timeout: float) -> None:
             time.sleep(0.01)
 
 
-class CpuPin:
+class CpuPin(_BotCgroup):
     """One bot's cpuset cgroup: the cores it may run on, which it cannot widen.
 
     ``sched_setaffinity`` is open to every process for itself: a bot started on cores ``{0}`` may
@@ -194,67 +207,22 @@ class CpuPin:
     delegated to its cgroup's children), joined between fork and exec like :class:`MemoryCap`;
     under cgroup v2 it is the same folder as the bot's memory cgroup, so joining costs nothing more."""
 
-    def __init__(self, version: int, folder: Path, cores: frozenset[int]) -> None:
-        self.version = version
-        self.folder = folder
-        self.cores = cores
-        self._procs = str(folder / "cgroup.procs").encode()
+    controller = "cpuset"
 
-    @staticmethod
-    def create(name: str, cores: set[int] | frozenset[int],
+    def __init__(self, version: int, folder: Path, cores: frozenset[int]) -> None:
+        super().__init__(version, folder)
+        self.cores = cores
+
+    @classmethod
+    def create(cls, name: str, cores: set[int] | frozenset[int],
                uid_is_free: Callable[[int], bool] | None = None) -> "CpuPin | None":
         """A cpuset cgroup allowing only ``cores``, or ``None`` if none can be made here."""
-        if not _swept_cpuset.is_set():
-            _swept_cpuset.set()
-            sweep_stale(uid_is_free, "cpuset")
-        text = ",".join(map(str, sorted(cores)))
-        for version, parent in _own_cgroup_dirs("cpuset"):
-            try:
-                if version == 2:
-                    if "cpuset" not in (parent / "cgroup.subtree_control").read_text().split():
-                        continue
-                    mems = ""
-                else:
-                    mems = (parent / "cpuset.mems").read_text().strip()
-            except OSError:
-                continue
-            folder = parent / name
-            try:
-                folder.mkdir()
-            except FileExistsError:
-                pass
-            except OSError:
-                continue
-            pin = CpuPin(version, folder, frozenset(cores))
-            try:
-                if mems:
-                    (folder / "cpuset.mems").write_text(mems)  # v1: both must be set before use
-                (folder / "cpuset.cpus").write_text(text)
-            except OSError:
-                pin.remove()
-                continue
-            return pin
-        return None
-
-    @staticmethod
-    def parent_dir() -> Path | None:
-        """The folder :meth:`create` makes bot cgroups in, or ``None``."""
-        return _writable_parent("cpuset")
-
-    def join(self) -> None:
-        """Move the calling process into this cgroup (in the child, before exec, as root)."""
-        fd = os.open(self._procs, os.O_WRONLY)
-        try:
-            os.write(fd, b"0")
-        finally:
-            os.close(fd)
-
-    def remove(self, timeout: float = 1.0) -> None:
-        """Remove the cgroup once its processes are gone."""
-        _remove_cgroup(self.folder, timeout)
-
-
-_swept_cpuset = threading.Event()
+        def configure(version: int, parent: Path, folder: Path) -> None:
+            if version == 1:  # v1: the memory nodes must be set too before the cgroup can be used
+                (folder / "cpuset.mems").write_text((parent / "cpuset.mems").read_text().strip())
+            (folder / "cpuset.cpus").write_text(",".join(map(str, sorted(cores))))
+        made = cls._make(name, uid_is_free, configure)
+        return None if made is None else cls(*made, frozenset(cores))
 
 
 def sweep_stale(uid_is_free: Callable[[int], bool] | None, controller: str = "memory") -> None:

@@ -3,6 +3,7 @@ non-Python bots, staging, per-bot users, and the hints that name a limit."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import signal
 import subprocess
@@ -280,3 +281,30 @@ def test_the_staged_sdk_holds_bytecode_for_the_bots_python(tmp_path):
     for module in ("protocol/sdk", "protocol/wire", "msgpack/__init__"):
         folder, name = module.split("/")
         assert (sdk / folder / "__pycache__" / f"{name}.{tag}.pyc").is_file(), module
+
+
+@pytest.mark.parametrize("kind", ["MemoryCap", "CpuPin"])
+def test_a_killed_referees_cgroups_are_swept_and_a_living_ones_kept(kind, monkeypatch):
+    """A referee killed before its teardown leaves its bots' cgroups behind: the next referee's
+    first cgroup of that controller removes them, and leaves a running referee's alone."""
+    from arena.sandbox import cgroups
+    cls = getattr(cgroups, kind)
+    parent = cls.parent_dir()
+    if parent is None:
+        pytest.skip(f"no {cls.controller} cgroup can be made here")
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # its pid names a referee that is no longer there
+    stale, living = parent / f"arena-bot-p{gone.pid}-1", parent / f"arena-bot-p{os.getpid()}-99"
+    stale.mkdir()
+    living.mkdir()
+    monkeypatch.setattr(cgroups, "_swept", set())
+    made = cls.create(f"arena-bot-p{os.getpid()}-100", {0}) if kind == "CpuPin" else \
+        cls.create(f"arena-bot-p{os.getpid()}-100", 64 << 20)
+    try:
+        assert made is not None
+        assert not stale.exists()
+        assert living.exists()
+    finally:
+        for folder in (living, stale, made.folder if made else None):
+            if folder is not None and folder.exists():
+                folder.rmdir()
