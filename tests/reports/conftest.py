@@ -50,8 +50,19 @@ class Site:
     index: Path
 
 
-def play(folder: Path, players: int, rounds: int) -> Path:
-    config = parse_config({
+def play(folder: Path, config: dict, stem: str) -> Site:
+    """Play the small tournament ``config`` in ``folder``, one match after another, and render its
+    site."""
+    parsed = parse_config({"time_control": {"move_ms": 2000, "bank_ms": 10000, "startup_ms": 15000},
+                           **config}, base_dir=folder, source="test config", stem=stem)
+    out = folder / "out"
+    run_tournament(prepare(parsed, out), backend=SerialBackend(), progress=False, say=lambda _: None)
+    site = folder / "site"
+    return Site(out, site, render_site(out, site))
+
+
+def club_night(folder: Path, players: int) -> Site:
+    return play(folder, {
         "name": "Club night <b>cup</b>",
         "game": "block",
         "seed": 11,
@@ -60,26 +71,16 @@ def play(folder: Path, players: int, rounds: int) -> Path:
             str(ROOT / "bots" / "heavy"),
             {"path": str(TEST_BOTS / "flaky"), "name": EVIL_NAME},
         ],
-        "format": {"players": players, "rounds": rounds},
-        "time_control": {"move_ms": 2000, "bank_ms": 10000, "startup_ms": 15000},
+        "format": {"players": players, "rounds": 1},
         "ratings": {"draw_probability": 0.01},
-    }, base_dir=folder, source="test config", stem="cup")
-    out = folder / "out"
-    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
-    return out
+    }, "cup")
 
 
 @pytest.fixture(scope="session")
 def two_player(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    folder = tmp_path_factory.mktemp("report-2p")
-    out = play(folder, players=2, rounds=1)
-    site = folder / "site"
-    return Site(out, site, render_site(out, site))
+    return club_night(tmp_path_factory.mktemp("report-2p"), players=2)
 
 
 @pytest.fixture(scope="session")
 def three_player(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    folder = tmp_path_factory.mktemp("report-3p")
-    out = play(folder, players=3, rounds=1)
-    site = folder / "site"
-    return Site(out, site, render_site(out, site))
+    return club_night(tmp_path_factory.mktemp("report-3p"), players=3)

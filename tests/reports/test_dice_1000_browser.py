@@ -3,39 +3,27 @@ aside marked, the turn's running total, and a score ladder per player with the p
 and the dump-truck number; no console errors; the last frame shows the stored scores."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from reports import render_site
 from tests.reports.browser import DESKTOP, PHONE, Browser
-from tests.reports.conftest import ROOT, screenshot_dir
-from tournaments.backends import SerialBackend
-from tournaments.config import parse_config
-from tournaments.run import prepare, run_tournament
+from tests.reports.conftest import ROOT, Site, play, screenshot_dir
 from tournaments.store import Store
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    folder = tmp_path_factory.mktemp("dice-site")
-    config = parse_config({
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    return play(tmp_path_factory.mktemp("dice-site"), {
         "name": "Dice night",
         "game": "dice-1000",
         "seed": 5,
         "entrants": [str(ROOT / "bots" / "expecti"), str(ROOT / "bots" / "threshold-200")],
         "format": {"players": 2, "rounds": 1},
         "time_control": {"move_ms": 2000, "bank_ms": 20000, "startup_ms": 15000},
-    }, base_dir=folder, source="test config", stem="dice")
-    out = folder / "out"
-    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
-    site_dir = folder / "site"
-    render_site(out, site_dir)
-    return out, site_dir
+    }, "dice")
 
 
 def test_dice_replay_draws_rolls_totals_and_ladders(browser: Browser, site) -> None:
-    out, site_dir = site
+    out, site_dir = site.store_dir, site.site_dir
     with Store.open(out) as store:
         row = next(m for m in store.matches() if not m.failed)
         record = store.record(row.id)

@@ -6,39 +6,26 @@ Screenshots go to ``$ARENA_TEST_OUTPUT/screenshots`` (default ``test-output/scre
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from reports import render_site
 from tests.reports.browser import DESKTOP, PHONE, Browser
-from tests.reports.conftest import ROOT, screenshot_dir
-from tournaments.backends import SerialBackend
-from tournaments.config import parse_config
-from tournaments.run import prepare, run_tournament
+from tests.reports.conftest import ROOT, Site, play, screenshot_dir
 from tournaments.store import Store
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    folder = tmp_path_factory.mktemp("report-cribbage")
-    config = parse_config({
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    return play(tmp_path_factory.mktemp("report-cribbage"), {
         "name": "Cribbage night",
         "game": "domino-cribbage",
         "seed": 5,
         "entrants": [str(ROOT / "bots" / "pegger"), str(ROOT / "bots" / "random")],
         "format": {"players": 2, "rounds": 1},
-        "time_control": {"move_ms": 2000, "bank_ms": 10000, "startup_ms": 15000},
-    }, base_dir=folder, source="test config", stem="cribbage")
-    out = folder / "out"
-    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
-    site_dir = folder / "site"
-    render_site(out, site_dir)
-    return out, site_dir
+    }, "cribbage")
 
 
-def test_the_cribbage_replay_draws_every_step(browser: Browser, site: tuple[Path, Path]) -> None:
-    out, site_dir = site
+def test_the_cribbage_replay_draws_every_step(browser: Browser, site: Site) -> None:
+    out, site_dir = site.store_dir, site.site_dir
     shots = screenshot_dir()
     with Store.open(out) as store:
         rows = store.matches()
@@ -117,8 +104,8 @@ def test_the_cribbage_replay_draws_every_step(browser: Browser, site: tuple[Path
     browser.size(*DESKTOP)
 
 
-def test_page_down_moves_from_hand_to_hand(browser: Browser, site: tuple[Path, Path]) -> None:
-    out, site_dir = site
+def test_page_down_moves_from_hand_to_hand(browser: Browser, site: Site) -> None:
+    out, site_dir = site.store_dir, site.site_dir
     with Store.open(out) as store:
         row = store.matches()[0]
         hands = sum(1 for e in store.record(row.id).events if e["type"] == "deal")

@@ -7,19 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from reports import render_site
 from tests.reports.browser import DESKTOP, PHONE, Browser
-from tests.reports.conftest import ROOT, Site, screenshot_dir
-from tournaments.backends import SerialBackend
-from tournaments.config import parse_config
-from tournaments.run import prepare, run_tournament
+from tests.reports.conftest import ROOT, Site, play, screenshot_dir
 from tournaments.store import Store
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    folder = tmp_path_factory.mktemp("report-thousand")
-    config = parse_config({
+    return play(tmp_path_factory.mktemp("report-thousand"), {
         "name": "Thousand evening",
         "game": "thousand",
         "seed": 5,
@@ -27,12 +22,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
         "entrants": [str(ROOT / "bots" / "thousand"), str(ROOT / "bots" / "thousand_bold"),
                      str(ROOT / "bots" / "random")],
         "format": {"players": 3, "rounds": 1},
-        "time_control": {"move_ms": 2000, "bank_ms": 10000, "startup_ms": 15000},
-    }, base_dir=folder, source="test config", stem="thousand")
-    out = folder / "out"
-    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
-    site_dir = folder / "site"
-    return Site(out, site_dir, render_site(out, site_dir))
+    }, "thousand")
 
 
 def test_the_thousand_board(browser: Browser, site: Site) -> None:
