@@ -7,12 +7,14 @@ known exactly (``roll_outcomes``, from the engine's own scoring). Sampling it, a
 for the other games, would only approximate what can be computed. The hard part is what the
 position a turn leaves is *worth*: points are not the aim, finishing first is. Two steps:
 
-1. **A race model** (``Race``), built once per rule set: from each position of a lone player
+1. **A race model** (``Race``), one per rule set: from each position of a lone player
    (score, opened, on the barrel and barrel attempts used), how likely it is to have reached 1000
    within k of its turns, playing every turn to finish in the fewest turns on average. Each turn
    of the model is solved exactly with the same ``solve`` as below, and every rule of a turn's
    end (pits, opening, barrel cap and falls, bolts, dump truck) is the engine's, through
-   ``Dice1000State.after_turn``.
+   ``Dice1000State.after_turn``. Building it takes a few seconds, so the bot's build step
+   (``build`` in bot.toml: ``python3 dice.py``) saves the models of the rules' presets once per
+   machine, in ``race-models.msgpack`` beside this file; other rules build theirs during play.
 2. **The decision** (``choose``): for every total the turn may still end on, and for a bust,
    ``after_turn`` gives the exact position after it (overtaking and knock-offs of the others
    included), and the race model gives my chance of finishing first from there, everyone playing
@@ -28,14 +30,23 @@ clock, once the model is built: see ``race``).
 """
 from __future__ import annotations
 
+import dataclasses
+import sys
 import threading
+from pathlib import Path
 
 from arena.game import Chance
 from arena.games.dice_1000.scoring import roll_outcomes
 from arena.games.dice_1000.state import WIN, Dice1000State
 
+try:
+    import msgpack
+except ImportError:  # outside the sandbox's SDK: no saved models, each is built when needed
+    msgpack = None
+
 TURNS = 120  # turns ahead the race model counts exactly; beyond, a geometric tail
 SWEEPS = 2   # passes over the positions: the second one corrects the few that look downwards
+SAVED = Path(__file__).with_name("race-models.msgpack")  # written by the build step (bot.toml)
 
 
 class Rolls:
@@ -135,8 +146,9 @@ def key(state: Dice1000State, seat: int, penalty: int = 0) -> tuple:
     score, §6)."""
     score = max(state.scores()[seat] - penalty, 0)
     cycle = state.options.barrel_falls_to_zero if state.options.barrel == "points" else 0
+    counted = state.on_barrel[seat] and state.options.barrel_attempts  # 0: attempts unlimited
     return (score, state.opened[seat] or score > 0, state.on_barrel[seat],
-            state.attempts[seat] if state.on_barrel[seat] else 0,
+            state.attempts[seat] if counted else 0,
             state.falls[seat] % cycle if cycle else 0)
 
 
@@ -164,9 +176,10 @@ class Race:
     def __init__(self, options, pause=lambda: None) -> None:
         """``pause()`` is called between small pieces of the work: a build in the background
         waits there while the bot is not on its own clock (see ``race``)."""
-        self.rolls = rolls = Rolls(options.straights)
+        self.rules(options)
+        rolls = self.rolls
         barrel = options.barrel in ("points", "entry_reset")
-        cap = options.barrel_threshold if barrel else WIN
+        cap = self.cap
         cycle = options.barrel_falls_to_zero if options.barrel == "points" else 0
         positions = []
         for f in range(max(cycle, 1)):
@@ -174,9 +187,6 @@ class Race:
             if barrel:
                 positions += [(cap, True, True, a, f) for a in range(max(options.barrel_attempts, 1))]
         positions.sort(key=lambda p: (-p[0], -p[3], -p[4]))  # the top first: most turns end higher
-        self.over = options.barrel == "open"
-        self.cap = cap
-        self.penalty = options.overtake_penalty
         index = {p: j for j, p in enumerate(positions)}
         count = options.bolts_per_penalty
         share = 1 / count if count else 0.0  # a bust brings the bolt penalty this much nearer
@@ -226,6 +236,28 @@ class Race:
             prev = rows[-1]
             rows.append([sum(m * prev[b] for m, b in to) for to in moves])
         self.left = {p: [row[j] for row in rows] for p, j in index.items()}
+
+    def rules(self, options) -> None:
+        """What the model needs of the rules besides its tables."""
+        self.rolls = Rolls(options.straights)
+        self.over = options.barrel == "open"
+        self.cap = options.barrel_threshold if options.barrel in ("points", "entry_reset") else WIN
+        self.penalty = options.overtake_penalty
+
+    def saved(self) -> dict:
+        """The model's tables, as the build step saves them."""
+        return {"positions": list(self.left), "left": list(self.left.values()),
+                "passes": [self.passes[p] for p in self.left]}
+
+    @classmethod
+    def load(cls, options, saved: dict) -> "Race":
+        """The model ``saved()`` gave, for these rules."""
+        race = cls.__new__(cls)
+        race.rules(options)
+        positions = [tuple(p) for p in saved["positions"]]
+        race.left = dict(zip(positions, saved["left"]))
+        race.passes = dict(zip(positions, saved["passes"]))
+        return race
 
     def chance(self, state: Dice1000State, me: int, cache: dict) -> float:
         """My chance of finishing first from ``state`` (the end of my turn, the next seat to
@@ -318,6 +350,19 @@ class Points:
         return (scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)) / 1000
 
 
+def rule_set(options) -> str:
+    """Which model fits these rules: a lone player's race is the same whatever the number of
+    players and the round limit."""
+    return repr(dataclasses.replace(options, num_players=2, max_rounds=1))
+
+
+def saved_models(path: Path = SAVED) -> dict:
+    """The models the build step saved, by rule set (none if it did not run)."""
+    if msgpack is None or not path.is_file():
+        return {}
+    return msgpack.unpackb(path.read_bytes())
+
+
 _RACES: dict = {}
 # Set while this bot thinks on its own clock. A background build works only then: in the other
 # players' time it would take the CPU they are timed on (they may share this bot's core).
@@ -325,20 +370,29 @@ _ON_CLOCK = threading.Event()
 
 
 def race(options, deadline: float | None = None, clock=None):
-    """The race model of these rules, built once per rule set and player count (it takes a few
-    seconds). Without a ``deadline`` it is built at once. On a clock, a first call starts
-    building it in a background thread and every decision gives that build its thinking time,
-    until ``deadline``; meanwhile the decision is made by the stand-in ``Points``. So a short
-    clock is never overrun, and the build never runs in the other players' time (beyond one
-    small piece of it, a few milliseconds). Play on a clock is not reproducible anyway."""
-    name = repr(options)
+    """The race model of these rules: the one the build step saved, else built once per rule set
+    (it takes a few seconds). Without a ``deadline`` it is built at once. On a clock, a first
+    call starts building it in a background thread and every decision gives that build its
+    thinking time, until ``deadline``; meanwhile the decision is made by the stand-in ``Points``.
+    So a short clock is never overrun, and the build never runs in the other players' time
+    (beyond one small piece of it, a few milliseconds). Play on a clock is not reproducible
+    anyway."""
+    name = rule_set(options)
     got = _RACES.get(name)
     if isinstance(got, Race):
         return got
+    if got is None:
+        saved = saved_models().get(name)
+        if saved is not None:
+            _RACES[name] = Race.load(options, saved)
+            print("dice: the race model of these rules, as the build step saved it", file=sys.stderr)
+            return _RACES[name]
     if deadline is None:
         _RACES[name] = Race(options)
         return _RACES[name]
     if got is None:
+        print("dice: building the race model of these rules in my thinking time (a few seconds); "
+              "counting points until it is ready", file=sys.stderr)
         _RACES[name] = got = Points(options)
 
         def build():
@@ -371,3 +425,18 @@ def choose(game, options, observation: dict, legal: list[str], rng,
     over = model.chance(state.after_turn(t, "overshoot"), me, cache) if model.over else None
     roll, _ = solve(model.rolls, i0, top, stop, bust, over)
     return "stop" if stop[i0] is not None and stop[i0] >= roll[d][i0] else "roll"
+
+
+def save_models(path: Path = SAVED) -> None:
+    """The build step: the race models of every preset of the rules, saved beside this file."""
+    from arena.games import get_game
+    game = get_game("dice-1000")
+    models = {}
+    for variant in game.Options.PRESETS:
+        options = game.make_options(2, {"variant": variant})
+        models[rule_set(options)] = Race(options).saved()
+    path.write_bytes(msgpack.packb(models))
+
+
+if __name__ == "__main__":
+    save_models()

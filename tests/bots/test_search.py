@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.bots import load_bot
+from arena.build import ensure_built
 from arena.games import GAMES, get_game
 from arena.record import OK
 from arena.referee import TimeControl, play_match
@@ -62,6 +63,7 @@ def test_plays_every_registered_game_legally(name, n):
     ("thousand", 3, {"dark_bidding": True, "redeal": True}),
     ("thousand", 2, {"golden_round": "forced120_double", "rospis_penalty": "bolt"}),
     ("thousand", 3, {"barrel_auction": "automatic", "must_overtake": True}),
+    ("dice-1000", 3, {"variant": "B75_850"}), ("dice-1000", 2, {"barrel": "open", "straights": True}),
 ])
 def test_plays_option_variants_legally(name, n, values):
     game = get_game(name)
@@ -316,7 +318,7 @@ def test_dice_plays_for_the_win_not_for_points():
     for scores, t, d in (([850, 700], 40, 2),):
         obs = _dice_observation(options, scores, t, d)
         assert dice.choose(game, options, obs, ["roll", "stop"], random.Random(1)) == "roll"
-        key = repr(options)
+        key = dice.rule_set(options)
         saved, dice._RACES[key] = dice._RACES[key], dice.Points(options)
         try:  # on a clock with no time left: the stand-in, as if the model were still being built
             assert dice.choose(game, options, obs, ["roll", "stop"], random.Random(1),
@@ -350,11 +352,34 @@ def test_dice_keeps_its_clock_while_its_model_is_built():
     seconds to build, in a background thread, so no move waits for it."""
     game = get_game("dice-1000")
     bots = [load_bot(SEARCH), load_bot(ROOT / "bots" / "expecti")]
-    record = play_match(game, bots, options=game.make_options(2, {"max_rounds": 12}), seed=4,
+    rules = {"max_rounds": 12, "overtake_penalty": 40}  # rules with no saved model: it is built
+    record = play_match(game, bots, options=game.make_options(2, rules), seed=4,
                         time_control=TimeControl(move_ms=100, bank_ms=2000))
     assert record.statuses[0].status == OK, record.statuses[0]
     assert "search failed" not in record.statuses[0].stderr_tail
+    assert "building the race model" in record.statuses[0].stderr_tail
     assert max(d["ms"] for d in record.decisions if d["seat"] == 0) < 100
+
+
+def test_dice_race_models_are_saved_by_the_build_step_for_every_preset():
+    """The bot's build step (bot.toml) saves the race model of each preset of the rules, the very
+    model the bot would build (it takes seconds), so that a match with those rules, at any number
+    of players and any round limit, plays by it from its first move."""
+    built = ensure_built(load_bot(SEARCH))
+    saved = dice.saved_models(built.path / dice.SAVED.name)
+    game = get_game("dice-1000")
+    assert set(saved) == {dice.rule_set(game.make_options(2, {"variant": v}))
+                          for v in game.Options.PRESETS}
+    options = game.make_options(5, {"max_rounds": 30})
+    fresh = dice.Race(options)
+    loaded = dice.Race.load(options, saved[dice.rule_set(options)])
+    assert loaded.left == fresh.left and loaded.passes == fresh.passes
+    bots = [load_bot(SEARCH), load_bot(ROOT / "bots" / "expecti")]
+    record = play_match(game, bots, options=game.make_options(2, {"max_rounds": 12}), seed=4,
+                        time_control=TimeControl(move_ms=100, bank_ms=2000))
+    assert record.statuses[0].status == OK, record.statuses[0]
+    assert "as the build step saved it" in record.statuses[0].stderr_tail
+    assert "building the race model" not in record.statuses[0].stderr_tail
 
 
 def test_dice_beats_threshold():
