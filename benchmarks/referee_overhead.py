@@ -184,6 +184,11 @@ def main() -> None:
     ratio = min(m / e for m, e in zip(machinery, echo_cpu))
     print(f"CPU without the engine ({min(engine_cpu):.1f} µs/decision): referee {min(machinery):.1f} "
           f"µs/decision; best round's ratio {ratio:.2f}")
+    # A referee moves the same messages over the same pipes as the echo run, and runs the engine
+    # for the same decisions besides: echo + engine is the least it can cost, with no machinery.
+    floor = max((e + g) / e for e, g in zip(echo_cpu, engine_cpu))
+    print(f"floor: the echo's transport plus the engine's work alone would be {floor:.2f} x the echo "
+          f"(the target 1.25 is {'above' if floor <= 1.25 else 'below'} it)")
 
 
 if __name__ == "__main__":
