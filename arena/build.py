@@ -8,6 +8,7 @@ folder in a cache keyed by the source folder's content hash. Every match then pl
 folder, read-only like any bot folder; the source folder is never written. The cache lives in
 ``$ARENA_BUILD_CACHE`` or else ``<tmp>/arena-builds-<uid>`` (a folder that the bots' own users can
 traverse, so that a built bot needs no copy per match); a Dask worker builds in its own cache.
+Every new build removes the builds no match has played from for ``KEEP_DAYS`` (:func:`prune`).
 
 A build that fails (exits non-zero, runs out of time or memory) raises :class:`BuildFailed` with
 its output's last lines; the referee gives the bot's seats the status ``build_failed``. Failures
@@ -41,6 +42,7 @@ OUTPUT_LINES = 20             # lines of it shown (arena check, arena play)
 BUILD_ENV = {"CARGO_HOME": "/tmp/cargo", "CARGO_NET_OFFLINE": "true", "npm_config_offline": "true"}
 DONE = "built"                # the built folder inside a cache entry
 LOG = "build.log"
+KEEP_DAYS = 14                # a build no match has used for this long is removed from the cache
 
 _failed: dict[str, "BuildFailed"] = {}
 _lock = threading.Lock()
@@ -112,7 +114,40 @@ def ensure_built(bot: BotSpec, cache: Path | None = None,
                         with _lock:
                             _failed[key] = exc
                         raise
+                    prune(cache)
+        try:
+            os.utime(entry)  # used now: the entry's time says when a match last played from it
+        except OSError:
+            pass
     return dataclasses.replace(bot, path=entry / DONE, source=source)
+
+
+def prune(cache: Path, keep_days: float = KEEP_DAYS) -> list[str]:
+    """Remove the builds no match has played from for ``keep_days`` (a league's earlier versions
+    of its bots), skipping any another process is building or removing; the keys removed. Run
+    after every new build, so that the cache holds what is in use, not every version ever built."""
+    removed = []
+    cutoff = time.time() - keep_days * 86400
+    for entry in cache.iterdir():
+        if len(entry.name) != 64 or not (entry / DONE).is_dir():
+            continue
+        try:
+            if entry.stat().st_mtime >= cutoff:
+                continue
+            with open(cache / f"{entry.name}.lock", "w") as lock_file:
+                try:
+                    fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue  # being built again right now
+                if entry.stat().st_mtime >= cutoff:
+                    continue  # used meanwhile
+                doomed = cache / f"work-{entry.name[:16]}-pruned"
+                os.rename(entry, doomed)  # gone from the cache at once, then removed
+                shutil.rmtree(doomed, ignore_errors=True)
+        except OSError:
+            continue
+        removed.append(entry.name)
+    return removed
 
 
 def forget_failures() -> None:

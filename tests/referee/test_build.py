@@ -66,6 +66,33 @@ def test_built_once_per_version_from_a_copy(tmp_path, random_bot):
     assert len(started) == 2
 
 
+
+def test_builds_no_match_used_for_a_while_are_pruned(tmp_path, cache):
+    """A league's cache holds the builds in use, not every version ever submitted: a new build
+    removes those no match has played from for KEEP_DAYS; each use keeps a build fresh, and one
+    that another process is building again is left alone."""
+    import fcntl
+    import os
+    import time
+    source = _bot(tmp_path / "src", "sh -c 'echo v1 > built.txt'")
+    first = build.ensure_built(load_bot(source)).path.parent
+    old = time.time() - (build.KEEP_DAYS + 1) * 86400
+    os.utime(first, (old, old))
+    build.ensure_built(load_bot(source))  # played from again: fresh
+    assert first.stat().st_mtime > old + 86400
+    os.utime(first, (old, old))
+    busy = cache / ("b" * 64)
+    (busy / build.DONE).mkdir(parents=True)
+    os.utime(busy, (old, old))
+    with open(cache / f"{busy.name}.lock", "w") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)  # another process is building that version again
+        (source / "main.py").write_text(MAIN + "\n# version 2\n", encoding="utf-8")
+        second = build.ensure_built(load_bot(source)).path.parent  # a new build prunes
+    assert second.is_dir() and busy.is_dir()
+    assert not first.exists()
+    assert not [p for p in cache.iterdir() if p.name.startswith("work-")]
+    assert build.prune(cache) == [busy.name]  # no longer busy, still unused
+
 def test_a_built_bot_plays_from_its_read_only_build(tmp_path, random_bot):
     bot = load_bot(_bot(tmp_path / "src", "sh -c 'echo yes > built.txt'"))
     record = play_match("block", [bot, random_bot], seed=3,
