@@ -12,16 +12,18 @@ Layout of the output folder (all links relative, so it works from ``file://``)::
     bots/<id>-<name>-matches-N.html the rest of its matches
     static/                         report.css, replay.js, match.js, draw.js, games/<game>.js
 
-A record script is ``Arena.loadRecord(<id>, "<bytes>")``: the packed record as stored
-(``arena.record``: zlib of the compact JSON), its bytes in a string literal read as
-``x-user-defined`` (a byte per character); ``replay.js`` inflates it with the browser's
-``DecompressionStream``. A browser refuses ``fetch`` from ``file://`` but runs scripts, so records
+A record script is ``Arena.loadRecord(<id>, "<base64>", "base64")``: the packed record as stored
+(``arena.record``: zlib of the compact JSON) in base64, ASCII that reads the same whatever
+encoding a web server declares for scripts (GitHub Pages says UTF-8); ``replay.js`` inflates it
+with the browser's ``DecompressionStream``. (Sites rendered before hold records as raw bytes read
+as ``x-user-defined``; ``replay.js`` still reads those.) A browser refuses ``fetch`` from ``file://`` but runs scripts, so records
 load as scripts. Records are written once: a record file that exists is never written again, and
 a page whose text has not changed is not rewritten, so rendering after a resumed tournament writes
 only what changed.
 """
 from __future__ import annotations
 
+import base64
 import json
 import os
 from importlib import resources
@@ -40,11 +42,8 @@ LIVE_REFRESH_S = 30  # how often a live report's pages reload themselves
 
 
 def record_script(match_id: int, blob: bytes) -> bytes:
-    """``records/<id>.js``: the packed record as a string literal of bytes (read as
-    x-user-defined, where every byte is one character)."""
-    body = (blob.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
-            .replace(b"\r", b"\\r").replace(b"\0", b"\\x00"))
-    return b"Arena.loadRecord(%d,\"%s\");\n" % (match_id, body)
+    """``records/<id>.js``: the packed record as a base64 string literal."""
+    return b'Arena.loadRecord(%d,"%s","base64");\n' % (match_id, base64.b64encode(blob))
 
 
 def script_json(text: str) -> Markup:

@@ -66,9 +66,15 @@
 
   /* ----- the packed record (arena/record.py: pack_dict, expand) ----- */
 
-  /* A record script's string (one character per byte, read as x-user-defined) as bytes. A web
-   * server that declares the script's encoding overrides the script's charset: windows-1252 and
-   * latin-1 can be undone; UTF-8 loses bytes, and is said plainly. */
+  /* A record script's string as bytes. Records are base64 (ASCII: any encoding a web server
+   * declares reads them alike). Sites rendered before held raw bytes, one character per byte,
+   * read as x-user-defined: a web server that declares the script's encoding overrides that;
+   * windows-1252 and latin-1 can be undone, UTF-8 loses bytes, and is said plainly. */
+  function bytesOfBase64(text) {
+    var binary = atob(text), out = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+    return out;
+  }
   var CP1252 = { 0x20AC: 0x80, 0x201A: 0x82, 0x0192: 0x83, 0x201E: 0x84, 0x2026: 0x85, 0x2020: 0x86,
     0x2021: 0x87, 0x02C6: 0x88, 0x2030: 0x89, 0x0160: 0x8A, 0x2039: 0x8B, 0x0152: 0x8C, 0x017D: 0x8E,
     0x2018: 0x91, 0x2019: 0x92, 0x201C: 0x93, 0x201D: 0x94, 0x2022: 0x95, 0x2013: 0x96, 0x2014: 0x97,
@@ -111,27 +117,26 @@
   };
 
   /* Inflate a packed record (zlib) and expand it: a Promise of the full record. */
-  Arena.unpackRecord = function (text) {
+  Arena.unpackRecord = function (text, encoding) {
     if (typeof DecompressionStream === "undefined") {
       return Promise.reject(new Error("this browser cannot inflate the record (no DecompressionStream); use a current Chrome, Edge, Firefox or Safari"));
     }
     var bytes;
-    try { bytes = bytesOf(text); } catch (e) { return Promise.reject(e); }
+    try { bytes = encoding === "base64" ? bytesOfBase64(text) : bytesOf(text); } catch (e) { return Promise.reject(e); }
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
     return new Response(stream).text().then(function (json) { return Arena.expandRecord(JSON.parse(json)); });
   };
 
   /* Called by records/<id>.js. */
   var waiting = {};
-  Arena.loadRecord = function (id, text) {
+  Arena.loadRecord = function (id, text, encoding) {
     var cb = waiting[id];
-    if (cb) { delete waiting[id]; cb(text); }
-    else (Arena.loadedRecords = Arena.loadedRecords || {})[id] = text;
+    if (cb) { delete waiting[id]; cb(text, encoding); }
   };
   /* Load records/<id>.js (a script: browsers refuse fetch from file://) relative to `base`. */
   Arena.requestRecord = function (base, id) {
     return new Promise(function (resolve, reject) {
-      waiting[id] = function (text) { Arena.unpackRecord(text).then(resolve, reject); };
+      waiting[id] = function (text, encoding) { Arena.unpackRecord(text, encoding).then(resolve, reject); };
       var s = document.createElement("script");
       s.charset = "x-user-defined";
       s.src = base + "records/" + id + ".js";

@@ -312,22 +312,58 @@ def test_every_game_replays_a_failed_match_through_its_drawer(browser: Browser, 
 
 
 def test_a_record_script_read_in_another_encoding(browser: Browser, sites) -> None:
-    """A web server may declare the record scripts' encoding: windows-1252 and latin-1 are undone,
-    UTF-8 (which loses bytes) is reported plainly instead of replaying garbage."""
+    """A web server may declare the record scripts' encoding (GitHub Pages says UTF-8): a record
+    is base64, which reads the same in every encoding. A site rendered before held raw bytes:
+    those read as windows-1252 and latin-1 are undone, as UTF-8 (which loses bytes) reported
+    plainly instead of replaying garbage."""
+    import base64
     import re
     raw = (sites["replay"].parent / "records" / "1.js").read_bytes()
-    body = re.search(rb'"(.*)"', raw, re.S).group(1)
-    data = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)), body)
+    text = raw.decode("ascii")  # the same characters whatever the declared encoding
+    data = base64.b64decode(re.search(r'"([^"]*)","base64"', text).group(1), validate=True)
     assert any(b >= 0x80 for b in data)
     browser.open(sites["replay"], "?match=1")
     unpack = """var done = arguments[arguments.length - 1];
-        Arena.unpackRecord(arguments[0]).then(function (r) { done(['ok', r.decisions.length]); },
-                                               function (e) { done(['error', String(e.message)]); });"""
+        Arena.unpackRecord(arguments[0], arguments[1]).then(
+            function (r) { done(['ok', r.decisions.length]); },
+            function (e) { done(['error', String(e.message)]); });"""
+    got = browser.driver.execute_async_script(unpack, base64.b64encode(data).decode(), "base64")
+    assert got == ["ok", len(sites["record"]["decisions"])]
     # what a browser makes of the bytes when told they are windows-1252 (its bytes 0x81, 0x8d,
     # 0x8f, 0x90 and 0x9d have no character: browsers give them their own code point) or latin-1
     cp1252 = "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in data)
-    for text in (cp1252, data.decode("latin-1")):
-        got = browser.driver.execute_async_script(unpack, text)
+    for old in (cp1252, data.decode("latin-1")):
+        got = browser.driver.execute_async_script(unpack, old, None)
         assert got == ["ok", len(sites["record"]["decisions"])]
-    got = browser.driver.execute_async_script(unpack, data.decode("utf-8", errors="replace"))
+    got = browser.driver.execute_async_script(unpack, data.decode("utf-8", errors="replace"), None)
     assert got[0] == "error" and "UTF-8" in got[1]
+
+
+def test_a_replay_served_by_a_web_server_that_declares_utf8(browser: Browser, sites) -> None:
+    """Hosted as many leagues host their reports (GitHub Pages sends every .js as UTF-8), the
+    replay loads its record and steps to the end like one opened from disk."""
+    import functools
+    import http.server
+    import threading
+
+    class Utf8(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".js": "application/javascript; charset=utf-8"}
+
+        def log_message(self, *args) -> None:
+            pass
+    handler = functools.partial(Utf8, directory=str(sites["replay"].parent))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        browser.open(sites["replay"], "?match=1")
+        from_disk = browser.js("return Arena.viewer.frames.length")
+        assert from_disk > 1
+        browser.driver.get(f"http://127.0.0.1:{server.server_port}/replay.html?match=1")
+        served = browser.wait("return window.Arena && Arena.viewer && Arena.viewer.frames.length")
+        assert browser.errors() == []
+        assert served == from_disk
+    finally:
+        server.shutdown()
+        server.server_close()
