@@ -12,7 +12,11 @@ import click
 @click.option("--site", "site", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write the site to this folder (default: TOURNAMENT_DIR itself, beside the "
                    "store).")
-def report(output: Path, site: Path | None) -> None:
+@click.option("--records", type=click.Choice(["bytes", "base64"]), default="bytes", show_default=True,
+              help="How match replays are stored: 'bytes' is the smallest and works from disk and "
+                   "on web servers that send .js files without a charset (nginx, Apache); 'base64' "
+                   "is a third larger and works on any web server, GitHub Pages included.")
+def report(output: Path, site: Path | None, records: str) -> None:
     """Render the tournament stored in TOURNAMENT_DIR as a static HTML site (open its index.html)."""
     from reports import render_site
 
@@ -20,7 +24,7 @@ def report(output: Path, site: Path | None) -> None:
     from tournaments.store import Store, store_path
 
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
-    index = render_site(output, site)
+    index = render_site(output, site, records=records)
     click.echo(f"report: {index} ({time.monotonic() - started:.1f} s)")
 
 

@@ -12,11 +12,13 @@ Layout of the output folder (all links relative, so it works from ``file://``)::
     bots/<id>-<name>-matches-N.html the rest of its matches
     static/                         report.css, replay.js, match.js, draw.js, games/<game>.js
 
-A record script is ``Arena.loadRecord(<id>, "<base64>", "base64")``: the packed record as stored
-(``arena.record``: zlib of the compact JSON) in base64, ASCII that reads the same whatever
-encoding a web server declares for scripts (GitHub Pages says UTF-8); ``replay.js`` inflates it
-with the browser's ``DecompressionStream``. (Sites rendered before hold records as raw bytes read
-as ``x-user-defined``; ``replay.js`` still reads those.) A browser refuses ``fetch`` from ``file://`` but runs scripts, so records
+A record script is ``Arena.loadRecord(<id>, "<bytes>", "<encoding>")``: the packed record as
+stored (``arena.record``: zlib of the compact JSON), either as its bytes in a string literal read
+as ``x-user-defined`` (a byte per character: the smallest; the default) or in base64 (a third
+larger; plain ASCII, which reads the same whatever encoding a web server declares for scripts:
+GitHub Pages declares UTF-8, which garbles bytes). ``replay.js`` inflates it with the browser's
+``DecompressionStream``. ``records/ENCODING`` says which a site's records are; rendering with the
+other one writes them all again. A browser refuses ``fetch`` from ``file://`` but runs scripts, so records
 load as scripts. Records are written once: a record file that exists is never written again, and
 a page whose text has not changed is not rewritten, so rendering after a resumed tournament writes
 only what changed.
@@ -41,9 +43,18 @@ STATIC_SUFFIXES = (".css", ".js")
 LIVE_REFRESH_S = 30  # how often a live report's pages reload themselves
 
 
-def record_script(match_id: int, blob: bytes) -> bytes:
-    """``records/<id>.js``: the packed record as a base64 string literal."""
-    return b'Arena.loadRecord(%d,"%s","base64");\n' % (match_id, base64.b64encode(blob))
+RECORD_ENCODINGS = ("bytes", "base64")
+
+
+def record_script(match_id: int, blob: bytes, encoding: str = "bytes") -> bytes:
+    """``records/<id>.js``: the packed record as a string literal, of bytes (read as
+    x-user-defined, where every byte is one character) or in base64."""
+    if encoding == "base64":
+        body = base64.b64encode(blob)
+    else:
+        body = (blob.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
+                .replace(b"\r", b"\\r").replace(b"\0", b"\\x00"))
+    return b'Arena.loadRecord(%d,"%s","%s");\n' % (match_id, body, encoding.encode())
 
 
 def script_json(text: str) -> Markup:
@@ -68,9 +79,13 @@ def environment() -> Environment:
 class SiteWriter:
     """Renders every page of one tournament into ``out``."""
 
-    def __init__(self, data: TournamentData, out: Path, *, live: bool = False) -> None:
+    def __init__(self, data: TournamentData, out: Path, *, live: bool = False,
+                 records: str = "bytes") -> None:
+        if records not in RECORD_ENCODINGS:
+            raise ValueError(f"records: {records!r} is not one of {', '.join(RECORD_ENCODINGS)}")
         self.data = data
         self.out = out
+        self.records = records
         self.model = SiteModel(data)
         self.env = environment()
         self.live = live
@@ -211,7 +226,12 @@ class SiteWriter:
         from arena.record import is_compact, pack_dict
 
         folder = self.out / "records"
-        have = {int(n[:-3]) for n in os.listdir(folder) if n.endswith(".js") and n[:-3].isdigit()}
+        marker = folder / "ENCODING"
+        if marker.is_file() and marker.read_text().strip() == self.records:
+            have = {int(n[:-3]) for n in os.listdir(folder) if n.endswith(".js") and n[:-3].isdigit()}
+        else:  # a new site, or one whose records are in the other encoding: write them all
+            have = set()
+            marker.write_text(self.records + "\n")
         played = {m.id for m in self.data.matches if m.played}
         blobs = self.data.record_blobs
         if blobs is None:  # data built without a store: pack the records' JSON
@@ -227,14 +247,15 @@ class SiteWriter:
                 from arena.record import MatchRecord
                 blob = pack_dict(json.loads(MatchRecord.unpack_json(blob)))
             target = folder / f"{mid}.js"
-            target.write_bytes(record_script(mid, blob))
+            target.write_bytes(record_script(mid, blob, self.records))
             self.written.append(f"records/{mid}.js")
 
 
-def write_site(data: TournamentData, out: Path, *, live: bool = False) -> Path:
+def write_site(data: TournamentData, out: Path, *, live: bool = False, records: str = "bytes") -> Path:
     """Render ``data`` into ``out``; returns the index page. ``live``: only the pages a running
-    tournament refreshes (:meth:`SiteWriter.write_live`)."""
+    tournament refreshes (:meth:`SiteWriter.write_live`); ``records``: their encoding
+    (``RECORD_ENCODINGS``, module docstring)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    writer = SiteWriter(data, out, live=live)
+    writer = SiteWriter(data, out, live=live, records=records)
     return writer.write_live() if live else writer.write()

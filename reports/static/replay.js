@@ -66,10 +66,10 @@
 
   /* ----- the packed record (arena/record.py: pack_dict, expand) ----- */
 
-  /* A record script's string as bytes. Records are base64 (ASCII: any encoding a web server
-   * declares reads them alike). Sites rendered before held raw bytes, one character per byte,
-   * read as x-user-defined: a web server that declares the script's encoding overrides that;
-   * windows-1252 and latin-1 can be undone, UTF-8 loses bytes, and is said plainly. */
+  /* A record script's string as bytes: base64 (ASCII, read alike in every encoding), or one
+   * character per byte, read as x-user-defined. A web server that declares the script's encoding
+   * overrides that: windows-1252 and latin-1 can be undone; UTF-8 loses bytes, and is said
+   * plainly, with the way out. */
   function bytesOfBase64(text) {
     var binary = atob(text), out = new Uint8Array(binary.length);
     for (var i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
@@ -87,7 +87,8 @@
       else if (c >= 0xF780 && c <= 0xF7FF) out[i] = c & 0xff;
       else if (CP1252[c] !== undefined) out[i] = CP1252[c];
       else throw new Error("the record script was read as text in another encoding (a web server " +
-        "that sends .js files as UTF-8?): serve records/*.js without a charset, or open the site from disk");
+        "that sends .js files as UTF-8, such as GitHub Pages?): render the site with " +
+        "'arena report --records base64' to publish it there, or open it from disk");
     }
     return out;
   }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import time
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def league(folder: Path) -> Path:
     return folder / "index.html"
 
 
-def failing_four_player_match(folder: Path) -> tuple[Path, dict]:
+def failing_four_player_match(folder: Path) -> tuple[Path, dict, TournamentData]:
     """A 4-player Block match played to its end but for the last decision, answered illegally."""
     game = get_game("block")
     options = game.make_options(4, {"target": 60})
@@ -98,15 +99,15 @@ def failing_four_player_match(folder: Path) -> tuple[Path, dict]:
                            time_ms=(1.0,) * 4, duration_ms=10.0)],
         standings=[], history={}, record=lambda _: text, planned=1)
     SiteWriter(data, folder).write()
-    return folder / "replay.html", json.loads(text)
+    return folder / "replay.html", json.loads(text), data
 
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict:
     base = tmp_path_factory.mktemp("pages")
     index = league(base / "league")
-    replay, record = failing_four_player_match(base / "four")
-    return {"index": index, "replay": replay, "record": record}
+    replay, record, data = failing_four_player_match(base / "four")
+    return {"index": index, "replay": replay, "record": record, "data": data}
 
 
 def test_the_phone_leaderboard_shows_what_matters_without_scrolling(browser: Browser, sites) -> None:
@@ -312,36 +313,36 @@ def test_every_game_replays_a_failed_match_through_its_drawer(browser: Browser, 
 
 
 def test_a_record_script_read_in_another_encoding(browser: Browser, sites) -> None:
-    """A web server may declare the record scripts' encoding (GitHub Pages says UTF-8): a record
-    is base64, which reads the same in every encoding. A site rendered before held raw bytes:
-    those read as windows-1252 and latin-1 are undone, as UTF-8 (which loses bytes) reported
-    plainly instead of replaying garbage."""
+    """A web server may declare the record scripts' encoding: windows-1252 and latin-1 are undone,
+    UTF-8 (which loses bytes) is reported plainly, with the way out, instead of replaying garbage;
+    a record in base64 reads the same in every encoding."""
     import base64
     import re
     raw = (sites["replay"].parent / "records" / "1.js").read_bytes()
-    text = raw.decode("ascii")  # the same characters whatever the declared encoding
-    data = base64.b64decode(re.search(r'"([^"]*)","base64"', text).group(1), validate=True)
+    body = re.search(rb'"(.*)","bytes"', raw, re.S).group(1)
+    data = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)), body)
     assert any(b >= 0x80 for b in data)
     browser.open(sites["replay"], "?match=1")
     unpack = """var done = arguments[arguments.length - 1];
         Arena.unpackRecord(arguments[0], arguments[1]).then(
             function (r) { done(['ok', r.decisions.length]); },
             function (e) { done(['error', String(e.message)]); });"""
-    got = browser.driver.execute_async_script(unpack, base64.b64encode(data).decode(), "base64")
-    assert got == ["ok", len(sites["record"]["decisions"])]
     # what a browser makes of the bytes when told they are windows-1252 (its bytes 0x81, 0x8d,
     # 0x8f, 0x90 and 0x9d have no character: browsers give them their own code point) or latin-1
     cp1252 = "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in data)
-    for old in (cp1252, data.decode("latin-1")):
-        got = browser.driver.execute_async_script(unpack, old, None)
+    for text in (cp1252, data.decode("latin-1")):
+        got = browser.driver.execute_async_script(unpack, text, "bytes")
         assert got == ["ok", len(sites["record"]["decisions"])]
-    got = browser.driver.execute_async_script(unpack, data.decode("utf-8", errors="replace"), None)
-    assert got[0] == "error" and "UTF-8" in got[1]
+    got = browser.driver.execute_async_script(unpack, data.decode("utf-8", errors="replace"), "bytes")
+    assert got[0] == "error" and "UTF-8" in got[1] and "--records base64" in got[1]
+    got = browser.driver.execute_async_script(unpack, base64.b64encode(data).decode(), "base64")
+    assert got == ["ok", len(sites["record"]["decisions"])]
 
 
-def test_a_replay_served_by_a_web_server_that_declares_utf8(browser: Browser, sites) -> None:
-    """Hosted as many leagues host their reports (GitHub Pages sends every .js as UTF-8), the
-    replay loads its record and steps to the end like one opened from disk."""
+def test_a_replay_served_by_a_web_server_that_declares_utf8(browser: Browser, sites, tmp_path) -> None:
+    """Hosted as many leagues host their reports (GitHub Pages sends every .js as UTF-8), a site
+    rendered with its records in base64 replays like one opened from disk; one with its records
+    as bytes says why it cannot, and what to do."""
     import functools
     import http.server
     import threading
@@ -352,18 +353,25 @@ def test_a_replay_served_by_a_web_server_that_declares_utf8(browser: Browser, si
 
         def log_message(self, *args) -> None:
             pass
-    handler = functools.partial(Utf8, directory=str(sites["replay"].parent))
+    browser.open(sites["replay"], "?match=1")
+    from_disk = browser.js("return Arena.viewer.frames.length")
+    assert from_disk > 1
+    shutil.copytree(sites["replay"].parent, tmp_path / "bytes")
+    shutil.copytree(sites["replay"].parent, tmp_path / "base64")
+    SiteWriter(sites["data"], tmp_path / "base64", records="base64").write()
+    handler = functools.partial(Utf8, directory=str(tmp_path))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        browser.open(sites["replay"], "?match=1")
-        from_disk = browser.js("return Arena.viewer.frames.length")
-        assert from_disk > 1
-        browser.driver.get(f"http://127.0.0.1:{server.server_port}/replay.html?match=1")
+        site = f"http://127.0.0.1:{server.server_port}"
+        browser.driver.get(f"{site}/base64/replay.html?match=1")
         served = browser.wait("return window.Arena && Arena.viewer && Arena.viewer.frames.length")
         assert browser.errors() == []
         assert served == from_disk
+        browser.driver.get(f"{site}/bytes/replay.html?match=1")
+        status = browser.wait("var s = document.querySelector('.match-status');"
+                              "return s && /--records base64/.test(s.textContent) && s.textContent;")
+        assert status and "UTF-8" in status
     finally:
         server.shutdown()
         server.server_close()

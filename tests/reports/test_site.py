@@ -24,15 +24,19 @@ from tests.reports.conftest import EVIL_NAME, ROOT, Site
 from tournaments.ratings import compute_ratings
 from tournaments.store import Store
 
-RECORD_RE = re.compile(rb'Arena\.loadRecord\((\d+),"([A-Za-z0-9+/=]*)","base64"\);\n')
+RECORD_RE = re.compile(rb'Arena\.loadRecord\((\d+),"(.*)","(bytes|base64)"\);\n', re.S)
 
 
 def read_record_script(path: Path) -> tuple[int, dict]:
     """The match id and the full record in ``records/<id>.js`` (as the browser reads it)."""
     from arena.record import expand
 
-    (match_id, body), = RECORD_RE.findall(path.read_bytes())
-    return int(match_id), expand(json.loads(zlib.decompress(base64.b64decode(body, validate=True))))
+    (match_id, body, encoding), = RECORD_RE.findall(path.read_bytes())
+    if encoding == b"base64":
+        raw = base64.b64decode(body, validate=True)
+    else:
+        raw = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)), body)
+    return int(match_id), expand(json.loads(zlib.decompress(raw)))
 
 
 def pages(site: Site) -> list[Path]:
@@ -380,3 +384,23 @@ def test_a_store_of_format_2_still_renders(two_player: Site, tmp_path: Path) -> 
     Store.open(old, write=True).close()
     with Store.open(old) as store:
         assert store._meta("format") == STORE_FORMAT
+
+
+def test_records_in_base64_for_web_servers_that_declare_utf8(two_player: Site, tmp_path) -> None:
+    """`arena report --records base64` writes every record as ASCII (what GitHub Pages' UTF-8
+    leaves intact) holding the same record; rendering again in bytes turns them all back."""
+    site = tmp_path / "site"
+    shutil.copytree(two_player.site_dir, site)
+    for encoding, ascii_only in (("base64", True), ("bytes", False)):
+        result = CliRunner().invoke(cli, ["report", str(two_player.store_dir), "--site", str(site),
+                                          "--records", encoding])
+        assert result.exit_code == 0, result.output
+        assert (site / "records" / "ENCODING").read_text().strip() == encoding
+        scripts = sorted((site / "records").glob("*.js"))
+        assert scripts and len(scripts) == len(list((two_player.site_dir / "records").glob("*.js")))
+        for f in scripts:
+            raw = f.read_bytes()
+            assert raw.endswith(f'"{encoding}");\n'.encode())
+            assert raw.isascii() or not ascii_only
+            assert read_record_script(f) == read_record_script(two_player.site_dir / "records" / f.name)
+    assert any(not f.read_bytes().isascii() for f in scripts)  # bytes again, as they were
