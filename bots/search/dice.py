@@ -226,6 +226,10 @@ class Race:
             prev = rows[-1]
             rows.append([sum(m * prev[b] for m, b in to) for to in moves])
         self.left = {p: [row[j] for row in rows] for p, j in index.items()}
+        # row() by (position, bolts): a decision asks for the same few seats' rows hundreds of
+        # times (every total it may bank, every seat that may pass it), and with 8 players
+        # mixing them again each time was most of its time
+        self.rows: dict = {}
 
     def chance(self, state: Dice1000State, me: int, cache: dict) -> float:
         """My chance of finishing first from ``state`` (the end of my turn, the next seat to
@@ -242,9 +246,20 @@ class Race:
                 if q != me:
                     rest = [a * b for a, b in zip(rest, self.row(state, q))]
             cache[others] = rest
-        mine = self.row(state, me)
-        for chance, after in self.threats(state, me):  # taken one at a time
-            mine = mix(mine, self.row(after, me), chance)
+        # the threats taken one at a time: each leaves me where I was, or with its chance where
+        # its turn puts me; most lead to the same row (any overtaking costs me the same), so
+        # the weights are summed per row and the rows mixed once
+        parts = [[self.row(state, me), 1.0]]
+        for chance, after in self.threats(state, me):
+            for part in parts:
+                part[1] *= 1 - chance
+            got = self.row(after, me)
+            same = next((part for part in parts if part[0] is got), None)
+            if same is None:
+                parts.append([got, chance])
+            else:
+                same[1] += chance
+        mine = parts[0][0] if len(parts) == 1 else blend(parts)
         won = sum((mine[k - 1] - mine[k]) * rest[k] for k in range(1, TURNS + 1))
         # after TURNS turns each "not yet" shrinks by a steady ratio: sum that tail in one go
         r = mine[-1] / mine[-2] if mine[-2] else 0.0
@@ -277,13 +292,19 @@ class Race:
         """``left`` for a seat of ``state`` (``penalty`` points lower). The model counts every
         bust as a third of the bolt penalty (it does not track bolts): a seat with more bolts
         than the average one is that much nearer its penalty, one with fewer that much further."""
-        got = self.left_of(key(state, seat, penalty))
+        position = key(state, seat, penalty)
+        memo = (position, state.scores()[seat] - penalty, state.bolts[seat])  # the score unclipped
+        got = self.rows.get(memo)
+        if got is not None:
+            return got
+        got = self.left_of(position)
         o = state.options
         if o.bolts_per_penalty and o.bolt_penalty:
             nearer = (state.bolts[seat] - (o.bolts_per_penalty - 1) / 2) / o.bolts_per_penalty
             if nearer:
                 shift = o.bolt_penalty if nearer > 0 else -o.bolt_penalty
                 got = mix(got, self.left_of(key(state, seat, penalty + shift)), abs(nearer))
+        self.rows[memo] = got
         return got
 
     def left_of(self, position: tuple) -> list:
@@ -293,6 +314,15 @@ class Race:
         if got is None:  # a position the model has no row for
             got = self.left[min(self.left, key=lambda p: abs(p[0] - position[0]))]
         return got
+
+
+def blend(parts: list) -> list:
+    """The sum of [row, weight] parts, term by term."""
+    (a, wa), (b, wb), *more = parts
+    got = [wa * x + wb * y for x, y in zip(a, b)]
+    for c, wc in more:
+        got = [x + wc * y for x, y in zip(got, c)]
+    return got
 
 
 def mix(a: list, b: list, w: float) -> list:
