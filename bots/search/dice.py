@@ -250,10 +250,9 @@ class Race:
         # its turn puts me; most lead to the same row (any overtaking costs me the same), so
         # the weights are summed per row and the rows mixed once
         parts = [[self.row(state, me), 1.0]]
-        for chance, after in self.threats(state, me):
+        for chance, got in self.threats(state, me, cache):
             for part in parts:
                 part[1] *= 1 - chance
-            got = self.row(after, me)
             same = next((part for part in parts if part[0] is got), None)
             if same is None:
                 parts.append([got, chance])
@@ -266,16 +265,20 @@ class Race:
         q = rest[-1] / rest[-2] if rest[-2] else 0.0
         return won + mine[-1] * (1 - r) * rest[-1] * q / (1 - r * q)
 
-    def threats(self, state: Dice1000State, me: int) -> list:
-        """What the others' turns before my next one may do to me: [(chance, state after)] for
+    def threats(self, state: Dice1000State, me: int, cache: dict) -> list:
+        """What the others' turns before my next one may do to me: [(chance, my row after)] for
         each seat that may bank past me (overtaking, §5 step 3) or, when I am on the barrel,
         mount it (knocking me off, §6). The chance is their turn's, from the model; the effect
-        is the engine's, as if they banked just enough."""
+        is the engine's, as if they banked just enough. What a seat's bank does to me depends
+        only on where the two of us stand, so ``cache`` keeps it by our two positions: with 8
+        players the same few banks come back for every total a decision values."""
         scores = state.scores()
         mine = scores[me]
+        me_at = (key(state, me), mine, state.bolts[me])
         out = []
         for q in range(state.num_players):
-            above = self.passes.get(key(state, q)) if q != me else None
+            q_at = key(state, q) if q != me else None
+            above = self.passes.get(q_at) if q != me else None
             if above is None or scores[q] >= mine:
                 continue
             if state.on_barrel[me]:  # the only bank that touches me is a mount
@@ -285,7 +288,11 @@ class Race:
             else:
                 continue
             if chance > 0 and scores[q] + total < WIN:
-                out.append((chance, state.after_turn(total, seat=q)))
+                memo = ("threat", me_at, q_at, scores[q])
+                got = cache.get(memo)
+                if got is None:
+                    got = cache[memo] = self.row(state.after_turn(total, seat=q), me)
+                out.append((chance, got))
         return out
 
     def row(self, state: Dice1000State, seat: int, penalty: int = 0) -> list:
