@@ -150,8 +150,9 @@ def tables(pool: list[str], n: int, seed: int) -> list[tuple[str, ...]]:
     Up to as many players as bots: every choice of ``n`` of them. With more seats than bots
     (Dice 1000 seats 8, there are 5 bots) every bot sits at the table, the extra seats going to
     a choice of bots that take two (or more) seats each: one choice per seed, in turn, so over
-    every ``len(choices)`` seeds each bot holds the same number of seats. The copies sit apart,
-    the bots in pool order round the table and again."""
+    every ``len(choices)`` seeds each bot holds the same number of seats. The table seats the
+    pool in order, then the second seats in pool order (the rotations then put every bot in
+    every seat)."""
     if n <= len(pool):
         return list(itertools.combinations(pool, n))
     rounds, extra = divmod(n, len(pool))
