@@ -9,9 +9,12 @@
   seed played twice, the search bot in each seat); a win counts 1, a shared first place 1/2. The
   95% interval of the mean is from the pair scores (normal approximation); "beats" means its lower
   end is above 1/2.
-- 3 and 4 players: a round robin of every choice of players from {search, the game's bots,
+- 3 players and more: a round robin of every choice of players from {search, the game's bots,
   random} in every seat rotation over ``--pairs`` seeds, rated with TrueSkill (the tournament's
-  own environment); the search bot should have the best mu.
+  own environment); the search bot should have the best mu. With more seats than bots (Dice 1000
+  has 5 bots and up to 8 players) every bot plays and some take two seats, a different choice of
+  them each seed (``tables``): take a multiple of their number of choices as seeds (5 for 6
+  players, 10 for 7 and 8) so that every bot holds as many seats as the others.
 
 ``time``: the same 2-player duplicate score against the strongest other bot, with the search
 thinking a fixed wall time per move instead of a fixed iteration count (strength against time).
@@ -59,7 +62,7 @@ def _load(folder: str, module: str = "strategy"):
     return mod
 
 
-def bundled(name: str, game_name: str, seed: int, options=None):
+def bundled(name: str, game_name: str, seed: int | str, options=None):
     """``choose(observation, legal)`` of a bundled bot, in-process (``seed`` for random ones)."""
     if name == "random":
         rng = random.Random(f"random {seed}")
@@ -88,7 +91,7 @@ def bundled(name: str, game_name: str, seed: int, options=None):
     return strategy.Strategy().choose
 
 
-def searcher(game, options, seed: int, iterations: int | None = None, ms: float | None = None):
+def searcher(game, options, seed: int | str, iterations: int | None = None, ms: float | None = None):
     """The search bot's ``choose``, in-process, reproducible from ``seed`` at fixed iterations."""
     rng = random.Random(seed)
 
@@ -141,9 +144,47 @@ def _interval(xs: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def tables(pool: list[str], n: int, seed: int) -> list[tuple[str, ...]]:
+    """The tables of one seed's round robin, each to be played in every seat rotation.
+
+    Up to as many players as bots: every choice of ``n`` of them. With more seats than bots
+    (Dice 1000 seats 8, there are 5 bots) every bot sits at the table, the extra seats going to
+    a choice of bots that take two (or more) seats each: one choice per seed, in turn, so over
+    every ``len(choices)`` seeds each bot holds the same number of seats. The table seats the
+    pool in order, then the second seats in pool order (the rotations then put every bot in
+    every seat)."""
+    if n <= len(pool):
+        return list(itertools.combinations(pool, n))
+    rounds, extra = divmod(n, len(pool))
+    choices = list(itertools.combinations(pool, extra))
+    twice = choices[seed % len(choices)]
+    return [tuple(pool * rounds + [name for name in pool if name in twice])]
+
+
+def rate_seats(env, ratings: dict, names, ranks) -> None:
+    """Rate one match into ``ratings`` (one per bot), as a tournament rates it when every seat is
+    a bot of its own. A bot in several seats is rated in each from its rating before the match,
+    and the evidence of its seats is multiplied (Gaussian precisions add up over the prior): a
+    bot in one seat gets exactly the tournament's update."""
+    teams = env.rate([(ratings[name],) for name in names], ranks=[r - 1 for r in ranks])
+    updates: dict[str, list] = {}
+    for name, (rating,) in zip(names, teams):
+        updates.setdefault(name, []).append(rating)
+    for name, got in updates.items():
+        if len(got) == 1:
+            ratings[name] = got[0]
+            continue
+        before = ratings[name]
+        sigma2 = before.sigma ** 2 + env.tau ** 2  # the prior env.rate started each seat from
+        pi, tau = 1 / sigma2, before.mu / sigma2
+        pi_all = pi + sum(r.pi - pi for r in got)
+        tau_all = tau + sum(r.tau - tau for r in got)
+        ratings[name] = env.create_rating(mu=tau_all / pi_all, sigma=pi_all ** -0.5)
+
+
 def round_robin(game_name: str, n: int, seeds: int, iterations: int, values: dict | None = None):
-    """Every choice of ``n`` players among search + the game's bots, each seat rotation, rated with
-    TrueSkill as a tournament rates them. Returns {bot: (mu, sigma)}."""
+    """Every choice of ``n`` players among search + the game's bots (``tables``), each seat
+    rotation, rated with TrueSkill as a tournament rates them. Returns {bot: (mu, sigma)}."""
     from tournaments.ratings import make_env
     game = get_game(game_name)
     options = game.make_options(n, values or {})
@@ -151,15 +192,16 @@ def round_robin(game_name: str, n: int, seeds: int, iterations: int, values: dic
     env = make_env(0.05 if game.can_draw else 0.0)
     ratings = {name: env.create_rating() for name in pool}
     for seed in range(seeds):
-        for group in itertools.combinations(pool, n):
+        for group in tables(pool, n, seed):
             for shift in range(n):
                 names = group[shift:] + group[:shift]
-                players = [searcher(game, options, seed, iterations) if name == "search"
-                           else bundled(name, game_name, seed, options) for name in names]
-                ranks = play(game, options, seed, players)
-                teams = env.rate([(ratings[name],) for name in names], ranks=[r - 1 for r in ranks])
-                for name, (rating,) in zip(names, teams):
-                    ratings[name] = rating
+                # a bot's copies draw their random choices apart: "random" twice is two players
+                own = [seed if names[:s].count(name) == 0 else f"{seed} {names[:s].count(name)}"
+                       for s, name in enumerate(names)]
+                players = [searcher(game, options, own[s], iterations) if name == "search"
+                           else bundled(name, game_name, own[s], options)
+                           for s, name in enumerate(names)]
+                rate_seats(env, ratings, names, play(game, options, seed, players))
     return {name: (r.mu, r.sigma) for name, r in ratings.items()}
 
 

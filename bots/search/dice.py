@@ -236,9 +236,13 @@ class Race:
             prev = rows[-1]
             rows.append([sum(m * prev[b] for m, b in to) for to in moves])
         self.left = {p: [row[j] for row in rows] for p, j in index.items()}
+        # row() by (position, bolts): a decision asks for the same few seats' rows hundreds of
+        # times (every total it may bank, every seat that may pass it), and with 8 players
+        # mixing them again each time was most of its time
 
     def rules(self, options) -> None:
         """What the model needs of the rules besides its tables."""
+        self.rows: dict = {}  # row()'s answers, by position and bolts
         self.rolls = Rolls(options.straights)
         self.over = options.barrel == "open"
         self.cap = options.barrel_threshold if options.barrel in ("points", "entry_reset") else WIN
@@ -274,25 +278,39 @@ class Race:
                 if q != me:
                     rest = [a * b for a, b in zip(rest, self.row(state, q))]
             cache[others] = rest
-        mine = self.row(state, me)
-        for chance, after in self.threats(state, me):  # taken one at a time
-            mine = mix(mine, self.row(after, me), chance)
+        # the threats taken one at a time: each leaves me where I was, or with its chance where
+        # its turn puts me; most lead to the same row (any overtaking costs me the same), so
+        # the weights are summed per row and the rows mixed once
+        parts = [[self.row(state, me), 1.0]]
+        for chance, got in self.threats(state, me, cache):
+            for part in parts:
+                part[1] *= 1 - chance
+            same = next((part for part in parts if part[0] is got), None)
+            if same is None:
+                parts.append([got, chance])
+            else:
+                same[1] += chance
+        mine = parts[0][0] if len(parts) == 1 else blend(parts)
         won = sum((mine[k - 1] - mine[k]) * rest[k] for k in range(1, TURNS + 1))
         # after TURNS turns each "not yet" shrinks by a steady ratio: sum that tail in one go
         r = mine[-1] / mine[-2] if mine[-2] else 0.0
         q = rest[-1] / rest[-2] if rest[-2] else 0.0
         return won + mine[-1] * (1 - r) * rest[-1] * q / (1 - r * q)
 
-    def threats(self, state: Dice1000State, me: int) -> list:
-        """What the others' turns before my next one may do to me: [(chance, state after)] for
+    def threats(self, state: Dice1000State, me: int, cache: dict) -> list:
+        """What the others' turns before my next one may do to me: [(chance, my row after)] for
         each seat that may bank past me (overtaking, §5 step 3) or, when I am on the barrel,
         mount it (knocking me off, §6). The chance is their turn's, from the model; the effect
-        is the engine's, as if they banked just enough."""
+        is the engine's, as if they banked just enough. What a seat's bank does to me depends
+        only on where the two of us stand, so ``cache`` keeps it by our two positions: with 8
+        players the same few banks come back for every total a decision values."""
         scores = state.scores()
         mine = scores[me]
+        me_at = (key(state, me), mine, state.bolts[me])
         out = []
         for q in range(state.num_players):
-            above = self.passes.get(key(state, q)) if q != me else None
+            q_at = key(state, q) if q != me else None
+            above = self.passes.get(q_at) if q != me else None
             if above is None or scores[q] >= mine:
                 continue
             if state.on_barrel[me]:  # the only bank that touches me is a mount
@@ -302,20 +320,30 @@ class Race:
             else:
                 continue
             if chance > 0 and scores[q] + total < WIN:
-                out.append((chance, state.after_turn(total, seat=q)))
+                memo = ("threat", me_at, q_at, scores[q])
+                got = cache.get(memo)
+                if got is None:
+                    got = cache[memo] = self.row(state.after_turn(total, seat=q), me)
+                out.append((chance, got))
         return out
 
     def row(self, state: Dice1000State, seat: int, penalty: int = 0) -> list:
         """``left`` for a seat of ``state`` (``penalty`` points lower). The model counts every
         bust as a third of the bolt penalty (it does not track bolts): a seat with more bolts
         than the average one is that much nearer its penalty, one with fewer that much further."""
-        got = self.left_of(key(state, seat, penalty))
+        position = key(state, seat, penalty)
+        memo = (position, state.scores()[seat] - penalty, state.bolts[seat])  # the score unclipped
+        got = self.rows.get(memo)
+        if got is not None:
+            return got
+        got = self.left_of(position)
         o = state.options
         if o.bolts_per_penalty and o.bolt_penalty:
             nearer = (state.bolts[seat] - (o.bolts_per_penalty - 1) / 2) / o.bolts_per_penalty
             if nearer:
                 shift = o.bolt_penalty if nearer > 0 else -o.bolt_penalty
                 got = mix(got, self.left_of(key(state, seat, penalty + shift)), abs(nearer))
+        self.rows[memo] = got
         return got
 
     def left_of(self, position: tuple) -> list:
@@ -325,6 +353,15 @@ class Race:
         if got is None:  # a position the model has no row for
             got = self.left[min(self.left, key=lambda p: abs(p[0] - position[0]))]
         return got
+
+
+def blend(parts: list) -> list:
+    """The sum of [row, weight] parts, term by term."""
+    (a, wa), (b, wb), *more = parts
+    got = [wa * x + wb * y for x, y in zip(a, b)]
+    for c, wc in more:
+        got = [x + wc * y for x, y in zip(got, c)]
+    return got
 
 
 def mix(a: list, b: list, w: float) -> list:

@@ -260,6 +260,8 @@ def test_block_match_bonus_counts_every_place():
 
 # ----- Dice 1000: the turn solved exactly, valued by a race model (bots/search/dice.py) ----------
 import dice  # noqa: E402  (bots/search is on the path)
+from collections import Counter  # noqa: E402
+import itertools  # noqa: E402
 from arena.game import Chance  # noqa: E402
 from arena.games.dice_1000.state import Dice1000State  # noqa: E402
 
@@ -384,6 +386,34 @@ def test_dice_race_models_are_saved_by_the_build_step_for_every_preset():
     assert record.statuses[0].status == OK, record.statuses[0]
     assert "as the build step saved it" in record.statuses[0].stderr_tail
     assert "building the race model" not in record.statuses[0].stderr_tail
+
+
+def test_round_robin_with_more_seats_than_bots_gives_every_bot_its_share():
+    """The benchmark's 6- to 8-player Dice 1000 round robins: 5 bots, so some take two seats,
+    a different choice each seed; over the choices every bot holds as many seats as the others."""
+    pool = ["search"] + strength.OPPONENTS["dice-1000"]
+    for n, choices in ((6, 5), (7, 10), (8, 10)):
+        seats = Counter()
+        for seed in range(choices):
+            (table,) = strength.tables(pool, n, seed)
+            assert len(table) == n and set(table) == set(pool)
+            seats.update(table)
+        assert len(set(seats.values())) == 1, (n, seats)
+    assert strength.tables(pool, 3, 0) == list(itertools.combinations(pool, 3))
+
+
+def test_a_bot_in_two_seats_is_rated_from_both():
+    """One seat: the tournament's own update. Two seats, first and last: the two pieces of
+    evidence cancel (mu unchanged) and both count (sigma smaller than after one match)."""
+    from tournaments.ratings import make_env
+    env = make_env(0.05)
+    ratings = {name: env.create_rating() for name in ("a", "b", "c")}
+    strength.rate_seats(env, ratings, ["a", "b", "c"], [1, 2, 3])
+    (a,), (b,), (c,) = env.rate([(env.create_rating(),)] * 3, ranks=[0, 1, 2])
+    assert (ratings["a"], ratings["b"], ratings["c"]) == (a, b, c)
+    ratings = {name: env.create_rating() for name in ("a", "b")}
+    strength.rate_seats(env, ratings, ["a", "b", "a"], [1, 2, 3])
+    assert abs(ratings["a"].mu - 25) < 1e-6 and ratings["a"].sigma < ratings["b"].sigma < 25 / 3
 
 
 def test_dice_beats_threshold():
