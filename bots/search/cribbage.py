@@ -29,6 +29,8 @@ import math
 import random
 from itertools import combinations
 
+import worlds
+
 from arena.games.domino_cribbage.scoring import peg_points, show_points
 from arena.games.domino_cribbage.tiles import INDEX, IS_DOUBLE, N_TILES, VALUE
 
@@ -250,19 +252,15 @@ def discard_regret(six: list[int], laid: tuple[int, int], own_crib: bool) -> flo
 
 def plausible_worlds(game, options, observation: dict, rng: random.Random, n: int,
                      deadline: float | None = None, clock=None) -> list:
-    """``n`` worlds for the play's search, drawn from ``CANDIDATES * n`` uniform samples with
-    weights exp(-BETA * regret of the other's discard in that world): worlds where the other
-    kept what a sensible player keeps come up more often. On the clock, sampling stops after a
-    quarter of the time left (the search gets the rest), and fewer worlds are drawn, one per
-    ``CANDIDATES`` samples: the search samples the rest uniformly, so that a short think still
-    sees many different worlds."""
+    """``n`` worlds for the play's search, weighted by exp(-BETA * regret of the other's discard
+    in that world) (``worlds.plausible_worlds``): worlds where the other kept what a sensible
+    player keeps come up more often."""
     other = observation["seat"] ^ 1
     own_crib = observation["dealer"] == other
-    stop = None if deadline is None else clock() + (deadline - clock()) / 4
-    worlds, weights = [], []
-    while len(worlds) < CANDIDATES * n and not (worlds and stop is not None and clock() > stop):
-        w = game.sample_state(options, observation, rng)
+
+    def weight(w) -> float:
         six = w.kept[other] + list(w.discards[other])
-        worlds.append(w)
-        weights.append(math.exp(-BETA * discard_regret(six, w.discards[other], own_crib)))
-    return rng.choices(worlds, weights, k=max(1, min(n, len(worlds) // CANDIDATES)))
+        return math.exp(-BETA * discard_regret(six, w.discards[other], own_crib))
+
+    return worlds.plausible_worlds(game, options, observation, rng, n, weight, CANDIDATES,
+                                   deadline, clock)

@@ -87,8 +87,13 @@ def _thousand_card(state, legal: list[str]) -> str:
 BLOCK_DOUBLE = 4  # a double is shed as if 4 pips heavier: it fits one number only (greedy's W_DOUBLE)
 
 
+def shed_value(a: int, b: int) -> int:
+    """How keen a Block player is to play the tile [a|b] ([3|6] -> 9, [3|3] -> 10)."""
+    return a + b + (BLOCK_DOUBLE if a == b else 0)
+
+
 def _shed_value(action: str) -> int:
-    """How keen a Block player is to play the tile of ``action`` ("3-6:L" -> 9, "3-3" -> 10)."""
+    """``shed_value`` of the tile of ``action`` ("3-6:L" -> 9, "3-3" -> 10); a pass -1."""
     if action == "pass":
         return -1
-    return int(action[0]) + int(action[2]) + (BLOCK_DOUBLE if action[0] == action[2] else 0)
+    return shed_value(int(action[0]), int(action[2]))

@@ -34,8 +34,10 @@ from __future__ import annotations
 import math
 import random
 
+import block
 import cribbage
 import dice
+import worlds
 from evaluate import MAX_DEPTH, horizon_key, rewards
 from rollout import rollout_action
 
@@ -204,12 +206,27 @@ class Search:
                 for a, e in self.root.children.items()}
 
 
+def hinted_worlds(game, options, observation: dict, rng: random.Random,
+                  deadline: float | None = None, clock=None) -> list:
+    """The worlds a search starts from where the others' past choices hint at their hands
+    (worlds.py): in Domino Cribbage the other's discard, in Block the others' plays. Elsewhere
+    none: the search samples its worlds uniformly."""
+    if game.name == "domino-cribbage" and cribbage.MODEL:
+        return cribbage.plausible_worlds(game, options, observation, rng, WORLDS, deadline, clock)
+    if game.name == "block" and block.MODEL:
+        weight = block.play_weight(options, observation)
+        if weight is not None:
+            return worlds.plausible_worlds(game, options, observation, rng, WORLDS, weight,
+                                           block.CANDIDATES, deadline, clock, distinct=True)
+    return []
+
+
 def choose(game, options, observation: dict, legal: list[str], rng: random.Random,
            iterations: int | None = None, deadline: float | None = None, clock=None) -> str:
     """Search and return an action. Stop after ``iterations``, or when ``clock()`` passes
     ``deadline`` (checked between iterations), whichever is set. Domino Cribbage's discard is
-    valued by arithmetic rather than searched, and its play searches worlds weighted by the
-    other's discard (cribbage.py)."""
+    valued by arithmetic rather than searched; its play, and Block, search worlds weighted by the
+    others' past choices (``hinted_worlds``)."""
     if len(legal) == 1:
         return legal[0]  # nothing to think about: save the clock for later
     if game.name == "dice-1000":  # no hidden cards and known dice: solved exactly (dice.py)
@@ -219,9 +236,7 @@ def choose(game, options, observation: dict, legal: list[str], rng: random.Rando
         return cribbage.choose_discard(game, options, observation, legal, rng, iterations,
                                        deadline, clock)
     search = Search(game, options, observation, rng)
-    if game.name == "domino-cribbage" and cribbage.MODEL:  # worlds that fit the other's discard
-        search.worlds = cribbage.plausible_worlds(game, options, observation, rng, WORLDS,
-                                                  deadline, clock)
+    search.worlds = hinted_worlds(game, options, observation, rng, deadline, clock)
     if iterations is not None:
         for _ in range(iterations):
             search.iterate()

@@ -240,6 +240,33 @@ def test_block_other_seats_play_by_the_policy_in_the_tree(n):
     assert len(others) > 3
 
 
+def test_block_worlds_fit_the_others_plays():
+    """The others shed their heaviest playable tile, as the search's model of them says: after
+    [6|6] is led and the next seat answers with [0|6], it most likely holds no heavier six. The
+    worlds the search starts from (weighted by the others' plays, block.py) give that seat a
+    heavier six far less often than the uniform deals of the engine's ``sample_state``, which
+    know only what the rules make certain (it did not pass)."""
+    from arena.games.block.tiles import parse_tile
+    game, options, state = _block_position(3, [
+        [parse_tile(t) for t in ("6-6", "0-0", "0-1", "1-1", "0-2")],
+        [parse_tile(t) for t in ("0-6", "1-2", "0-3", "1-3", "2-2")],
+        [parse_tile(t) for t in ("2-3", "3-3", "0-4", "1-4", "2-4")]])
+    state.apply("6-6")
+    state.apply("0-6:R")
+    obs = state.observation(2)
+    heavier = {parse_tile(f"{a}-6") for a in range(1, 6)}
+
+    def share(worlds):
+        return sum(bool(heavier & set(w.hands[1])) for w in worlds) / len(worlds)
+
+    rng = random.Random(3)
+    uniform = [game.sample_state(options, obs, rng) for _ in range(256)]
+    hinted = search_module.hinted_worlds(game, options, obs, rng)
+    assert len(hinted) == search_module.WORLDS
+    assert share(uniform) > 0.6  # 1 - C(16,4)/C(21,4) = 0.70
+    assert share(hinted) < share(uniform) / 2
+
+
 def test_block_match_bonus_counts_every_place():
     """A simulated Block deal that ends the match pays the match bonus pair by pair (a rating
     counts every place): seat 0 dominoes to 61 and wins; seat 1 (40) is still second, ahead of

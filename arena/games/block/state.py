@@ -10,7 +10,7 @@ from arena.games.block.options import BlockOptions
 from arena.games.block.scoring import deal_points
 from arena.games.block.tiles import (
     ACTIONS, LEAD_TEXT, LEFT, ORIENTED_TEXT, PASS, PLAY_TEXT, TILE_OF_TEXT, TILE_TEXT, TILES, Tile,
-    highest_opening_tile, opening_rank, pips,
+    ends_after, highest_opening_tile, opening_rank, pips,
 )
 from arena.games.sampling import deal_hidden
 
@@ -302,21 +302,18 @@ class BlockState(State):
     def _banned_tiles(self) -> list[set[Tile]]:
         """Per seat, the tiles it is publicly known not to hold in the current deal."""
         banned: list[set[Tile]] = [set() for _ in range(self.num_players)]
-        ends: list[int] = []
+        ends = None
         for s, action in self.plays:  # replay the ends: a pass shows a void in both end values
             if action == PASS:
                 banned[s].update(t for t in TILES if ends[0] in t or ends[1] in t)
                 continue
-            (a, b), side = ACTIONS[action]
-            if side is None:
-                ends = [a, b]
-                if self.deal_no == 1 and self.options.first_leader == "highest_double":
-                    # rule B-3: the opening tile outranked every tile in every hand
-                    above = {t for t in TILES if opening_rank(t) > opening_rank((a, b))}
-                    for seat_banned in banned:
-                        seat_banned.update(above)
-            else:
-                ends[side] = b if a == ends[side] else a
+            if ends is None and self.deal_no == 1 and self.options.first_leader == "highest_double":
+                # rule B-3: the opening tile outranked every tile in every hand
+                opening = ACTIONS[action][0]
+                above = {t for t in TILES if opening_rank(t) > opening_rank(opening)}
+                for seat_banned in banned:
+                    seat_banned.update(above)
+            ends = ends_after(ends, action)
         return banned
 
     @classmethod

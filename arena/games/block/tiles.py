@@ -45,6 +45,16 @@ for _t in TILES:
 TILE_OF_TEXT: dict[str, Tile] = {text: t for t, text in TILE_TEXT.items()}
 
 
+def ends_after(ends: tuple[int, int] | None, action: str) -> tuple[int, int]:
+    """block.md §5: the open ends after ``action`` (a lead or a play, not a pass) from ``ends``:
+    a lead's tile opens both; a tile played on a side leaves its other half open there."""
+    (a, b), side = ACTIONS[action]
+    if side is None:
+        return (a, b)
+    end = b if a == ends[side] else a
+    return (end, ends[1]) if side == LEFT else (ends[0], end)
+
+
 def parse_tile(text: str) -> Tile:
     """``"4-1"`` or ``"1-4"`` -> ``(1, 4)``; used by tests and hand-built positions."""
     a, _, b = text.partition("-")
