@@ -108,10 +108,11 @@ class BotProcess:
             pass
 
     def to_foreground(self) -> None:
-        """Back to normal CPU priority, every process of the bot (see ``start(background=)``)."""
+        """Back to the referee's own CPU priority (a bot started in the foreground has it), every
+        process of the bot (see ``start(background=)``): never above a referee run with ``nice``."""
         if self.uid is not None and not self._killed:
             try:
-                os.setpriority(os.PRIO_USER, self.uid, 0)
+                os.setpriority(os.PRIO_USER, self.uid, os.getpriority(os.PRIO_PROCESS, 0))
             except OSError:
                 pass
 
