@@ -52,6 +52,7 @@ def test_nothing_carries_over_between_matches_or_between_seats(spy):
         record = play_match("block", [bot, bot], seed=seed, time_control=TC, limits=Limits())
         seen += reports(record)
     assert all(p.forked for p in spy.processes), "the fork server was not used"
+    assert [r["engines"] for r in seen] == ["preloaded"] * len(seen), seen  # marks on them too
     assert [r["found"] for r in seen] == ["[]"] * len(seen), seen
     assert len({r["rng"] for r in seen}) == len(seen), "children share their random state"
     assert_nothing_survives(spy)
@@ -72,6 +73,32 @@ def test_two_children_alive_at_once_have_their_own_everything(spy):
     caps = [p.memory_cap for p in spy.processes]
     if caps[0] is not None:
         assert caps[0].folder != caps[1].folder
+    assert_nothing_survives(spy)
+
+
+def test_arenas_engines_are_preloaded_only_for_a_bot_that_imports_them(tmp_path, spy):
+    """A Python bot whose source imports ``arena`` finds the engines imported already (they cost
+    more to import than the rest of a start); one that does not is not given them, since every
+    child pays for the server's size."""
+    require_fork_server()
+    bots = []
+    for name, line in (("engines", "    import arena.games  # played only to be seen\n"),
+                       ("plain", "    import json  # arena is not imported\n")):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "bot.toml").write_text(f'name = "{name}"\ncommand = "python3 main.py"\n')
+        (folder / "main.py").write_text(
+            "import random, sys\n"
+            "print('PRELOADED', 'arena.games' in sys.modules, file=sys.stderr, flush=True)\n"
+            "if random.random() < 0:\n" + line +
+            "from protocol.sdk import run\n"
+            "run(lambda observation, legal: random.choice(legal))\n")
+        bots.append(load_bot(folder))
+    record = play_match("block", bots, seed=6, time_control=TC, limits=Limits())
+    assert all(p.forked for p in spy.processes), "the fork server was not used"
+    assert [s.status for s in record.statuses] == [OK, OK], record.statuses
+    said = [re.search(r"^PRELOADED (\w+)$", s.stderr_tail, re.M).group(1) for s in record.statuses]
+    assert said == ["True", "False"]
     assert_nothing_survives(spy)
 
 
