@@ -171,7 +171,8 @@ class Zygote:
         self.cgroups = [p for p in (MemoryCap.parent_dir(), CpuPin.parent_dir()) if p is not None]
         config = {"root": str(self._root), "sdk": str(files.sdk_dir()), "bot": str(folder),
                   "etc": _etc_entries(), "cgroups": [str(p) for p in self.cgroups],
-                  "preload": [ENGINES] if self.script is not None and uses_engines(folder) else []}
+                  "preload": [ENGINES] if self.script is not None and uses_engines(folder) else [],
+                  "precompile": self.script is not None}
         self._control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = environment(BWRAP, SCRATCH_MOUNT, SDK_MOUNT)
         config["control"] = theirs.fileno()

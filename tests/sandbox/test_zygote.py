@@ -8,7 +8,11 @@ its scratch, /tmp, /dev/shm), then leaves exactly those marks. Every hostile tes
 """
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +20,7 @@ from arena import sandbox
 from arena.bots import load_bot
 from arena.record import OK
 from arena.referee import TimeControl, play_match
-from arena.sandbox import Limits, zygote
+from arena.sandbox import Limits, files, zygote
 from tests.sandbox.conftest import FRIENDLY, assert_nothing_survives
 
 TC = TimeControl(move_ms=2000, bank_ms=2000, startup_ms=10000)
@@ -102,6 +106,48 @@ def test_arenas_engines_are_preloaded_only_for_a_bot_that_imports_them(tmp_path,
     assert_nothing_survives(spy)
 
 
+def test_a_python_bots_modules_are_compiled_once_by_its_server_and_again_when_they_change(spy):
+    """The server compiles the bot's .py files once (running none of them); a match imports that
+    code instead of compiling the file again, unless the file changed since. Seen from outside:
+    with the helper module made unreadable after the server started, the bot still imports it
+    (from the server's code); once it is edited, the bot runs the new text."""
+    require_fork_server()
+    folder = Path(tempfile.mkdtemp(prefix="arena-test-precompiled-"))  # readable in place
+    try:
+        os.chmod(folder, 0o755)
+        (folder / "bot.toml").write_text('name = "two-files"\ncommand = "python3 main.py"\n')
+        (folder / "main.py").write_text(
+            "import random, sys\n"
+            "import helper\n"
+            "print('HELPER', helper.VALUE, file=sys.stderr, flush=True)\n"
+            "from protocol.sdk import run\n"
+            "run(lambda observation, legal: random.choice(legal))\n")
+        helper = folder / "helper.py"
+        helper.write_text("VALUE = 'compiled-by-the-server'\n")
+        for path in folder.iterdir():
+            os.chmod(path, 0o644)
+        bot = load_bot(folder)
+        assert files.readable_in_place(folder, 65534)
+
+        def helper_value() -> str:
+            record = play_match("block", [bot, bot], seed=8, time_control=TC, limits=Limits())
+            assert [s.status for s in record.statuses] == [OK, OK], record.statuses
+            return {re.search(r"^HELPER (.*)$", s.stderr_tail, re.M).group(1)
+                    for s in record.statuses}.pop()
+
+        assert helper_value() == "compiled-by-the-server"
+        os.chmod(helper, 0)  # the bot's uid cannot read it now: only the server's code can serve
+        assert helper_value() == "compiled-by-the-server"
+        helper.write_text("VALUE = 'edited after the server started'\n")  # a new size and time
+        os.chmod(helper, 0o644)
+        assert helper_value() == "edited after the server started"
+        assert all(p.forked for p in spy.processes), "the fork server was not used"
+        assert_nothing_survives(spy)
+    finally:
+        zygote.close_all()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_the_cold_start_stays_as_the_fallback(spy, random_bot):
     require_fork_server()
     record = play_match("block", [random_bot, random_bot], seed=3, time_control=TC,
@@ -148,7 +194,6 @@ def test_servers_beyond_the_cap(tmp_path, monkeypatch, random_bot):
     """A process keeps at most MAX_SERVERS servers: a server idle long enough makes room for a new
     one, never one whose bot runs; with no such server the bot starts cold."""
     require_fork_server()
-    import shutil
     monkeypatch.setattr(zygote, "MAX_SERVERS", 2)
     zygote.close_all()
     bots = []
