@@ -374,11 +374,11 @@ def run_script(script, args):
     sys.modules["__main__"] = main
     code = 0
     try:
-        code = compiled(path)
-        if code is None:
+        program = compiled(path)
+        if program is None:
             with open(path, "rb") as f:
-                code = compile(f.read(), path, "exec", dont_inherit=True)
-        exec(code, main.__dict__)
+                program = compile(f.read(), path, "exec", dont_inherit=True)
+        exec(program, main.__dict__)
     except SystemExit as exc:
         code = exc.code
     except BaseException:  # noqa: BLE001

@@ -148,6 +148,33 @@ def test_a_python_bots_modules_are_compiled_once_by_its_server_and_again_when_th
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.parametrize("ending, status, said", [
+    ("pass", 0, ""),                                   # the script runs off its end
+    ("raise SystemExit(3)", 3, ""),
+    ("raise SystemExit('gave up')", 1, "gave up"),     # printed, as python3 prints it
+    ("raise KeyError('no such tile')", 1, "KeyError: 'no such tile'"),
+])
+def test_a_python_bot_ends_with_the_status_and_words_of_a_cold_start(tmp_path, ending, status, said):
+    """Run in the server's interpreter, a script still exits as ``python3 SCRIPT`` would: the
+    same exit status and the same last words on stderr, through the fork server and cold."""
+    require_fork_server()
+    folder = tmp_path / "ends"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "ends"\ncommand = "python3 main.py"\n')
+    (folder / "main.py").write_text("import helper\nhelper.end()\n")
+    (folder / "helper.py").write_text(f"def end():\n    {ending}\n")
+    bot = load_bot(folder)
+    for forked in (True, False):
+        process = sandbox.start(bot, Limits(zygote=forked))
+        try:
+            assert process.forked == forked
+            assert process.proc.wait(timeout=10) == status, (forked, ending)
+            words = process.proc.stderr.read().decode().strip()
+        finally:
+            process.kill()
+        assert (words.splitlines()[-1] if words else "") == said, (forked, words)
+
+
 def test_the_cold_start_stays_as_the_fallback(spy, random_bot):
     require_fork_server()
     record = play_match("block", [random_bot, random_bot], seed=3, time_control=TC,
