@@ -182,7 +182,8 @@ def rate_seats(env, ratings: dict, names, ranks) -> None:
         ratings[name] = env.create_rating(mu=tau_all / pi_all, sigma=pi_all ** -0.5)
 
 
-def round_robin(game_name: str, n: int, seeds: int, iterations: int, values: dict | None = None):
+def round_robin(game_name: str, n: int, seeds: int, iterations: int, values: dict | None = None,
+                first_seed: int = 0):
     """Every choice of ``n`` players among search + the game's bots (``tables``), each seat
     rotation, rated with TrueSkill as a tournament rates them. Returns {bot: (mu, sigma)}."""
     from tournaments.ratings import make_env
@@ -191,7 +192,7 @@ def round_robin(game_name: str, n: int, seeds: int, iterations: int, values: dic
     pool = ["search"] + OPPONENTS[game_name]
     env = make_env(0.05 if game.can_draw else 0.0)
     ratings = {name: env.create_rating() for name in pool}
-    for seed in range(seeds):
+    for seed in range(first_seed, first_seed + seeds):
         for group in tables(pool, n, seed):
             for shift in range(n):
                 names = group[shift:] + group[:shift]
@@ -215,7 +216,7 @@ def main() -> None:
     parser.add_argument("--ms", default="10,50,200", help="thinking times per move for 'time'")
     parser.add_argument("--opponent", action="append",
                         help="2 players: only this bundled bot (default: every bot of the game)")
-    parser.add_argument("--first-seed", type=int, default=0, help="2 players: the first seed")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first seed (of the pairs or the round robin)")
     args = parser.parse_args()
     for name in args.game or sorted(GAMES):
         game = get_game(name)
@@ -239,11 +240,12 @@ def main() -> None:
                           f"over {args.pairs} pairs: {verdict} it at 95% "
                           f"[{time.monotonic() - started:.0f} s]", flush=True)
             else:
-                mus = round_robin(name, n, args.pairs, args.iterations)
+                mus = round_robin(name, n, args.pairs, args.iterations, first_seed=args.first_seed)
                 table = ", ".join(f"{k} {m:.1f}±{s:.1f}" for k, (m, s) in
                                   sorted(mus.items(), key=lambda kv: -kv[1][0]))
                 best = max(mus, key=lambda k: mus[k][0])
-                print(f"{name} {n}p round robin, {args.iterations} iterations, {args.pairs} seeds: "
+                print(f"{name} {n}p round robin, {args.iterations} iterations, {args.pairs} seeds "
+                      f"from {args.first_seed}: "
                       f"{table}; best mu: {best} [{time.monotonic() - started:.0f} s]", flush=True)
 
 
