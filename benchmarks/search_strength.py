@@ -2,6 +2,7 @@
 
     python benchmarks/search_strength.py strength [--game NAME] [--iterations N] [--pairs N]
     python benchmarks/search_strength.py time [--game NAME] [--ms 10,50,200] [--pairs N]
+    python benchmarks/search_strength.py deals [--game NAME] [--players N] [--iterations N] [--pairs N]
 
 ``strength`` (the figures in bots/search/README.md), per game at a fixed iteration count:
 
@@ -18,6 +19,12 @@
 
 ``time``: the same 2-player duplicate score against the strongest other bot, with the search
 thinking a fixed wall time per move instead of a fixed iteration count (strength against time).
+
+``deals``: points rather than places. Per seed and seat, one deal of a match of the strongest
+other bot (a later deal for later seeds: ``deal_gains``) is played twice from the same position,
+with the search in that seat and with that bot there; the mean difference of the seat's gain
+less the others' average gain, with its 95% interval. Dice 1000 has no deals (a turn is one
+seat's) and is left out.
 
 Everything is in-process through the engine (no sandbox), seeded: the same command prints the
 same figures on any machine (``time`` excepted, which depends on the machine's speed).
@@ -137,6 +144,52 @@ def duplicate(game_name: str, opponent: str, pairs: int, iterations: int | None 
     return _interval(scores) + (scores,)
 
 
+def deal_gains(game_name: str, n: int, seeds: int, iterations: int, opponent: str,
+               spread: int = 30, first_seed: int = 0, challenger=None) -> list[float]:
+    """Paired single deals: per seed and seat, a deal of a match played by ``opponent`` in every
+    seat (the ``seed % spread``-th, or the last if the match is shorter, so that early and late
+    positions, barrels and bolts, all come up), played twice from the same position: once with the search in that seat, once
+    with ``opponent`` there. Returns, per deal, how many points more the search made than the
+    bot it replaced, counting a seat's gain less the others' average gain (a deal's horizon is
+    the search's own, ``evaluate.horizon_key``). The same deal, the same others: far less noise
+    than whole matches, so it shows an edge in points that a round robin of a few dozen matches
+    cannot; whether points become places is the round robin's question. ``challenger(game,
+    options, seed)`` makes the player measured instead of the search (tests)."""
+    from evaluate import horizon_key
+    game = get_game(game_name)
+    options = game.make_options(n, {})
+    out = []
+
+    def relative_gain(state, players, me) -> float:
+        key, before = horizon_key(game_name, state), state.scores()
+        while not state.is_terminal() and horizon_key(game_name, state) == key:
+            seat, legal = state.current_player(), state.legal_actions()
+            state.apply(legal[0] if len(legal) == 1 else players[seat](state.observation(seat), list(legal)))
+        gains = [a - b for a, b in zip(state.scores(), before)]
+        return gains[me] - (sum(gains) - gains[me]) / (n - 1)
+
+    for seed in range(first_seed, first_seed + seeds):
+        start = game.new_match(options, seed)
+        others = [bundled(opponent, game_name, f"{seed} {s}", options) for s in range(n)]
+        for _ in range(seed % spread):  # to the start of a later deal (the last one, at most)
+            state, key = start.clone(), horizon_key(game_name, start)
+            while not state.is_terminal() and horizon_key(game_name, state) == key:
+                seat, legal = state.current_player(), state.legal_actions()
+                state.apply(legal[0] if len(legal) == 1 else others[seat](state.observation(seat), list(legal)))
+            if state.is_terminal():
+                break
+            start = state
+        for me in range(n):
+            # fresh players for each replay: a bot's own random choices repeat in both
+            fresh = [bundled(opponent, game_name, f"{seed} {s} deal", options) for s in range(n)]
+            baseline = relative_gain(start.clone(), fresh, me)
+            players = [bundled(opponent, game_name, f"{seed} {s} deal", options) for s in range(n)]
+            players[me] = (challenger(game, options, seed) if challenger
+                           else searcher(game, options, seed, iterations))
+            out.append(relative_gain(start.clone(), players, me) - baseline)
+    return out
+
+
 def _interval(xs: list[float]) -> tuple[float, float]:
     n = len(xs)
     mean = sum(xs) / n
@@ -208,7 +261,7 @@ def round_robin(game_name: str, n: int, seeds: int, iterations: int, values: dic
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("strength", "time"))
+    parser.add_argument("what", choices=("strength", "time", "deals"))
     parser.add_argument("--game", action="append", help="a game (default: every registered game)")
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (or round-robin seeds)")
@@ -224,6 +277,19 @@ def main() -> None:
                      and (not args.opponent or o in args.opponent)]
         counts = [c for c in (args.players or game.player_counts) if c in game.player_counts]
         started = time.monotonic()
+        if args.what == "deals":
+            if name == "dice-1000":
+                print(f"{name}: no deals (a turn is one seat's); see strength", flush=True)
+                continue
+            for n in counts:
+                opponent = opponents[0]
+                gains = deal_gains(name, n, args.pairs, args.iterations, opponent,
+                                   first_seed=args.first_seed)
+                mean, half = _interval(gains)
+                print(f"{name} {n}p, {args.iterations} iterations: {mean:+.1f} ± {half:.1f} points "
+                      f"a deal over {opponent} in its seat ({len(gains)} paired deals) "
+                      f"[{time.monotonic() - started:.0f} s]", flush=True)
+            continue
         if args.what == "time":
             for ms in (float(x) for x in args.ms.split(",")):
                 mean, half, _ = duplicate(name, opponents[0], args.pairs, ms=ms)

@@ -110,6 +110,22 @@ def test_beats_random_at_thousand():
     assert mean >= 0.75
 
 
+def test_paired_deals_compare_like_with_like():
+    """The ``deals`` measure replays one position twice: a player in the seat of the bot it
+    replaces gains exactly what that bot gained, deal by deal; a random player in the
+    heuristic's seat loses points."""
+    def player(name):
+        return lambda game, options, seed: strength.bundled(name, game.name, seed, options)
+
+    same = strength.deal_gains("thousand", 3, 4, 0, "thousand", spread=3,
+                               challenger=player("thousand"))
+    assert same == [0.0] * 12, same
+    assert sum(strength.deal_gains("thousand", 3, 4, 0, "thousand", spread=3,
+                                   challenger=player("random"))) < 0
+    block = strength.deal_gains("block", 2, 4, 0, "greedy", spread=3, challenger=player("greedy"))
+    assert block == [0.0] * 8, block
+
+
 def test_bot_folder_loads():
     bot = load_bot(SEARCH)
     assert bot.name == "search"
