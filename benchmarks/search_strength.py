@@ -148,45 +148,48 @@ def deal_gains(game_name: str, n: int, seeds: int, iterations: int, opponent: st
                spread: int = 30, first_seed: int = 0, challenger=None) -> list[float]:
     """Paired single deals: per seed and seat, a deal of a match played by ``opponent`` in every
     seat (the ``seed % spread``-th, or the last if the match is shorter, so that early and late
-    positions, barrels and bolts, all come up), played twice from the same position: once with the search in that seat, once
-    with ``opponent`` there. Returns, per deal, how many points more the search made than the
-    bot it replaced, counting a seat's gain less the others' average gain (a deal's horizon is
-    the search's own, ``evaluate.horizon_key``). The same deal, the same others: far less noise
-    than whole matches, so it shows an edge in points that a round robin of a few dozen matches
-    cannot; whether points become places is the round robin's question. ``challenger(game,
-    options, seed)`` makes the player measured instead of the search (tests)."""
+    positions, barrels and bolts all come up), played twice from the same position: once with
+    the search in that seat, once with ``opponent`` there. Returns, per deal, how many points
+    more the search made than the bot it replaced, counting a seat's gain less the others'
+    average gain (a deal's horizon is the search's own, ``evaluate.horizon_key``). The same
+    deal, the same others: far less noise than whole matches, so it shows an edge in points
+    that a round robin of a few dozen matches cannot; whether points become places is the
+    round robin's question. ``challenger(game, options, seed)`` makes the player measured
+    instead of the search (tests)."""
     from evaluate import horizon_key
     game = get_game(game_name)
     options = game.make_options(n, {})
-    out = []
 
-    def relative_gain(state, players, me) -> float:
+    def play_deal(state, players):
+        """Play the current deal of ``state`` out; its gains per seat."""
         key, before = horizon_key(game_name, state), state.scores()
         while not state.is_terminal() and horizon_key(game_name, state) == key:
             seat, legal = state.current_player(), state.legal_actions()
-            state.apply(legal[0] if len(legal) == 1 else players[seat](state.observation(seat), list(legal)))
-        gains = [a - b for a, b in zip(state.scores(), before)]
+            action = legal[0] if len(legal) == 1 else players[seat](state.observation(seat), list(legal))
+            state.apply(action)
+        return [a - b for a, b in zip(state.scores(), before)]
+
+    def relative(gains, me) -> float:
         return gains[me] - (sum(gains) - gains[me]) / (n - 1)
 
+    out = []
     for seed in range(first_seed, first_seed + seeds):
         start = game.new_match(options, seed)
         others = [bundled(opponent, game_name, f"{seed} {s}", options) for s in range(n)]
         for _ in range(seed % spread):  # to the start of a later deal (the last one, at most)
-            state, key = start.clone(), horizon_key(game_name, start)
-            while not state.is_terminal() and horizon_key(game_name, state) == key:
-                seat, legal = state.current_player(), state.legal_actions()
-                state.apply(legal[0] if len(legal) == 1 else others[seat](state.observation(seat), list(legal)))
+            state = start.clone()
+            play_deal(state, others)
             if state.is_terminal():
                 break
             start = state
         for me in range(n):
-            # fresh players for each replay: a bot's own random choices repeat in both
-            fresh = [bundled(opponent, game_name, f"{seed} {s} deal", options) for s in range(n)]
-            baseline = relative_gain(start.clone(), fresh, me)
+            # fresh players for each replay, seeded alike: a bot's own random choices repeat
+            players = [bundled(opponent, game_name, f"{seed} {s} deal", options) for s in range(n)]
+            baseline = relative(play_deal(start.clone(), players), me)
             players = [bundled(opponent, game_name, f"{seed} {s} deal", options) for s in range(n)]
             players[me] = (challenger(game, options, seed) if challenger
                            else searcher(game, options, seed, iterations))
-            out.append(relative_gain(start.clone(), players, me) - baseline)
+            out.append(relative(play_deal(start.clone(), players), me) - baseline)
     return out
 
 
