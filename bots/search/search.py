@@ -26,6 +26,9 @@ after a 5 came up" and "after a bust" are different nodes.
 In some games (``POLICY_OPPONENTS``: Block) with 3 or more players the other seats do not search
 in the tree: they play by the rollout policy there too, so every iteration refines this seat's
 own decisions.
+In Thousand's auction the other seats bid by the rollout policy in the tree (it reads their hand,
+which statistics shared by all worlds cannot), and this seat searches only the bids worth a look
+(``thousand.own_choices``).
 
 The action played is the root child visited most (the most robust choice).
 """
