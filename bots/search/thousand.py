@@ -1,6 +1,6 @@
 """Thousand: the rules of thumb a simulation needs, and the bids worth searching.
 
-Thousand is where a plain search goes most wrong, for three reasons, each met here:
+Thousand is where a plain search goes most wrong, for four reasons, each met here:
 
 - **Random play is absurd.** A random auction bids up to the cap, a random declarer gives its
   aces away and throws its marriages. The rollouts (``rollout_action``) play instead by the

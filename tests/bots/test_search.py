@@ -97,11 +97,12 @@ def test_beats_random_and_heavy_at_block():
 
 def test_beats_the_heuristic_at_thousand():
     """A small version of the 2-player Thousand claim: short matches (6 deals, ranked by totals)
-    at 40 iterations a move, duplicate pairs against the heuristic bot (measured 0.67 here; the
-    README's full matches at 100 iterations: 0.94)."""
-    mean, _, _ = strength.duplicate("thousand", "thousand", 3, iterations=40, first_seed=2000,
+    at 100 iterations a move, 12 duplicate pairs against the heuristic bot (0.625 here; 0.69 ±
+    0.10 over 90 pairs from the same first seed; at 40 iterations only about 0.55, too close to
+    even for a handful of pairs to show; the README's full matches at 200 iterations: 0.85)."""
+    mean, _, _ = strength.duplicate("thousand", "thousand", 12, iterations=100, first_seed=2000,
                                     values={"max_deals": 6})
-    assert mean >= 0.6
+    assert mean >= 0.55
 
 
 def test_beats_random_at_thousand():
