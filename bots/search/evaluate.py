@@ -22,6 +22,7 @@ pays for every place instead, pair by pair, since a rating counts second against
 from __future__ import annotations
 
 import cribbage
+import thousand
 
 MAX_DEPTH = 200   # decisions per simulation when a game's horizon is unknown
 WIN_BONUS = 1.0   # in reward units (one typical deal's swing)
@@ -44,13 +45,22 @@ def horizon_key(game_name: str, state) -> object:
     return state.scores()  # unknown game: stop when somebody scores
 
 
-def rewards(game_name: str, root_scores: tuple[int, ...], state) -> list[float]:
+def standing(game_name: str, state) -> tuple[float, ...]:
+    """Per seat, the score a simulation is judged by: the game's scores, except in Thousand,
+    where the bolts and barrel deals that will cost points later are counted now
+    (``thousand.standing``)."""
+    if game_name == "thousand":
+        return thousand.standing(state)
+    return state.scores()
+
+
+def rewards(game_name: str, root_scores: tuple[float, ...], state) -> list[float]:
     """Per seat: its gain since the root minus the others' average gain, in deal-swing units,
     plus the match bonus if the match ended."""
     if game_name == "domino-cribbage":
         return cribbage.rewards(root_scores, state)  # the pegging only: see cribbage.py
     scale = SCALE.get(game_name, DEFAULT_SCALE)
-    scores = state.scores()
+    scores = standing(game_name, state)
     n = len(scores)
     gains = [scores[s] - root_scores[s] for s in range(n)]
     total = sum(gains)

@@ -26,6 +26,9 @@ after a 5 came up" and "after a bust" are different nodes.
 In some games (``POLICY_OPPONENTS``: Block) with 3 or more players the other seats do not search
 in the tree: they play by the rollout policy there too, so every iteration refines this seat's
 own decisions.
+In Thousand's auction the other seats bid by the rollout policy in the tree (it reads their hand,
+which statistics shared by all worlds cannot), and this seat searches only the bids worth a look
+(``thousand.own_choices``).
 
 The action played is the root child visited most (the most robust choice).
 """
@@ -37,8 +40,9 @@ import random
 import block
 import cribbage
 import dice
+import thousand
 import worlds
-from evaluate import MAX_DEPTH, horizon_key, rewards
+from evaluate import MAX_DEPTH, horizon_key, rewards, standing
 from rollout import rollout_action
 
 EXPLORE = 0.7  # the UCB1 constant, for rewards of about -1..1
@@ -94,6 +98,7 @@ class Search:
         # shares the iterations with one seat only: kept there (both measured level vs greedy)
         self.policy_opponents = (game.name in POLICY_OPPONENTS
                                  and observation.get("num_players", 2) > 2)
+        self.thousand = game.name == "thousand"  # its auction is searched apart: thousand.py
 
     def world(self):
         """A full state consistent with what we know (step 1), to play on. The first ``WORLDS``
@@ -109,7 +114,7 @@ class Search:
     def iterate(self) -> None:
         world = self.world()
         root_key = horizon_key(self.name, world)
-        root_scores = world.scores()
+        root_scores = standing(self.name, world)
         rng = self.rng
         node = self.root
         path: list[Edge] = []
@@ -121,7 +126,7 @@ class Search:
             seat = world.current_player()
             node.visits += 1
             children = node.children
-            if seat != me and self.policy_opponents:
+            if seat != me and (self.policy_opponents or self.thousand and thousand.others_by_policy(world)):
                 # the others play as the rollout policy would; their move still keys the tree
                 action = rollout_action(self.name, world, rng)
                 edge = children.get(action)
@@ -131,6 +136,8 @@ class Search:
                 continue
             if seat != me and len(legal) > WIDEN_FROM:
                 legal = self._widen(world, legal, node.visits)
+            elif seat == me and self.thousand:
+                legal = thousand.own_choices(world, legal)
             untried = [a for a in legal if a not in children]
             if untried:
                 action = rng.choice(untried)

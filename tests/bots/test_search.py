@@ -97,11 +97,12 @@ def test_beats_random_and_heavy_at_block():
 
 def test_beats_the_heuristic_at_thousand():
     """A small version of the 2-player Thousand claim: short matches (6 deals, ranked by totals)
-    at 40 iterations a move, duplicate pairs against the heuristic bot (measured 0.67 here; the
-    README's full matches at 100 iterations: 0.94)."""
-    mean, _, _ = strength.duplicate("thousand", "thousand", 3, iterations=40, first_seed=2000,
+    at 100 iterations a move, 12 duplicate pairs against the heuristic bot (0.625 here; 0.69 ±
+    0.10 over 90 pairs from the same first seed; at 40 iterations only about 0.55, too close to
+    even for a handful of pairs to show; the README's full matches at 200 iterations: 0.85)."""
+    mean, _, _ = strength.duplicate("thousand", "thousand", 12, iterations=100, first_seed=2000,
                                     values={"max_deals": 6})
-    assert mean >= 0.6
+    assert mean >= 0.55
 
 
 def test_beats_random_at_thousand():
@@ -615,3 +616,83 @@ def test_beats_random_at_cribbage():
                                     values={"target": 31})
     assert mean >= 0.75
 
+
+
+# ----- Thousand ---------------------------------------------------------------------------------
+import evaluate  # noqa: E402  (bots/search is on the path)
+import thousand  # noqa: E402
+from arena.games.thousand.flow import Carry  # noqa: E402
+from arena.games.thousand.state import ThousandState  # noqa: E402
+
+def _thousand_auction(on_barrel: bool = False, attempts: int = 0, bolts: int = 0):
+    """3 players, seat 2 to bid first, at 880 on the barrel if asked, seat 0 with ``bolts``.
+    Cards as the engine numbers them (suit * 6 + rank: suits H D C S, ranks 9 J Q K T A);
+    seat 2 holds QH KH TH AH AS 9C JC, the prikup QS KS TS."""
+    carry = Carry(3)
+    carry.totals = [500, 300, 880 if on_barrel else 500]
+    carry.on_barrel[2], carry.attempts[2], carry.bolts[0] = on_barrel, attempts, bolts
+    hands = [[0, 1, 6, 7, 8, 14, 15], [9, 10, 11, 16, 17, 18, 19], [2, 3, 4, 5, 23, 12, 13]]
+    state = ThousandState.from_deal(get_game("thousand").make_options(3), hands, [[20, 21, 22]],
+                                    dealer=0, carry=carry)
+    assert state.current_player() == 2 and state.phase == "auction"
+    return state
+
+
+def test_thousand_own_bids_searched_are_pass_the_least_and_the_barrel_least():
+    """Of some 25 bids, the search tries passing and the lowest bid; from the barrel also the
+    lowest bid that can win from there (125 with the default rules)."""
+    state = _thousand_auction()
+    legal = state.legal_actions()
+    assert len(legal) > 20
+    assert thousand.own_choices(state, legal) == ["pass", "bid 105"]
+    state = _thousand_auction(on_barrel=True)
+    assert thousand.own_choices(state, state.legal_actions()) == ["pass", "bid 105", "bid 125"]
+    search = search_module.Search(get_game("thousand"), state.options, state.observation(2),
+                                  random.Random(1))
+    for _ in range(60):
+        search.iterate()
+    assert set(search.root.children) == {"pass", "bid 105", "bid 125"}
+
+
+def test_thousand_standing_counts_bolts_and_barrel_deals_as_they_come():
+    """A bolt costs a third of the bolt penalty at once, a deal on the barrel a third of the fall
+    (120 each by default), so the third costs 40 like the others rather than 120."""
+    state = _thousand_auction(on_barrel=True, attempts=1, bolts=2)
+    assert thousand.standing(state) == (500 - 80, 300, 880 - 40)
+    assert evaluate.standing("thousand", state) == thousand.standing(state)
+    assert evaluate.standing("block", _block_position(2, [[(0, 1)], [(2, 3)]])[2]) == (0, 0)
+
+
+def test_thousand_rollouts_part_with_cheap_cards_and_keep_marriages():
+    """The rollout declarer gives away its cheapest cards, never a marriage half or an ace while
+    a nine will do; when it cannot follow and cannot win, it throws a plain card, not a queen of
+    its marriage."""
+    import rollout
+    state = _thousand_auction()
+    for action in ("bid 105", "pass", "pass"):
+        state.apply(action)
+    while state.phase == "prikup":
+        state.apply(state.legal_actions()[0])
+    assert state.phase == "give" and state.current_player() == 2
+    rng = random.Random(3)
+    gives = {rollout.rollout_action("thousand", state, rng) for _ in range(20)}
+    assert gives == {"give 9C 0"}  # the prikup brought QS KS TS: two marriages and 9C JC
+
+
+def test_thousand_others_bid_by_their_hands_in_the_tree():
+    """In the auction the other seats choose by the rollout policy inside the tree (a bid when
+    their hand is worth it): their auction edges key the tree but are never searched or
+    credited."""
+    state = _thousand_auction()
+    search = search_module.Search(get_game("thousand"), state.options, state.observation(2),
+                                  random.Random(2))
+    for _ in range(100):
+        search.iterate()
+    others, stack = [], [search.root]
+    while stack:
+        node = stack.pop()
+        for action, edge in node.children.items():
+            if edge.seat != 2 and (action == "pass" or action.startswith("bid ")):
+                others.append(edge)
+            stack.extend(edge.after.values())
+    assert others and all(edge.visits == 0 for edge in others)
