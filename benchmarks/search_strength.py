@@ -21,7 +21,7 @@
 thinking a fixed wall time per move instead of a fixed iteration count (strength against time).
 
 ``deals``: points rather than places. Per seed and seat, one deal of a match of the strongest
-other bot (a later deal for later seeds: ``deal_gains``) is played twice from the same position,
+other bot (drawn among the match's deals: ``deal_gains``) is played twice from the same position,
 with the search in that seat and with that bot there; the mean difference of the seat's gain
 less the others' average gain, with its 95% interval. Dice 1000 has no deals (a turn is one
 seat's) and is left out.
@@ -145,17 +145,18 @@ def duplicate(game_name: str, opponent: str, pairs: int, iterations: int | None 
 
 
 def deal_gains(game_name: str, n: int, seeds: int, iterations: int, opponent: str,
-               spread: int = 30, first_seed: int = 0, challenger=None) -> list[float]:
+               within: int | None = None, first_seed: int = 0, challenger=None) -> list[float]:
     """Paired single deals: per seed and seat, a deal of a match played by ``opponent`` in every
-    seat (the ``seed % spread``-th, or the last if the match is shorter, so that early and late
-    positions, barrels and bolts all come up), played twice from the same position: once with
-    the search in that seat, once with ``opponent`` there. Returns, per deal, how many points
-    more the search made than the bot it replaced, counting a seat's gain less the others'
-    average gain (a deal's horizon is the search's own, ``evaluate.horizon_key``). The same
-    deal, the same others: far less noise than whole matches, so it shows an edge in points
-    that a round robin of a few dozen matches cannot; whether points become places is the
-    round robin's question. ``challenger(game, options, seed)`` makes the player measured
-    instead of the search (tests)."""
+    seat (drawn with the seed among the match's deals, or among its first ``within``, so that
+    early and late positions, barrels and bolts, the deals that end a match too, come up as
+    often as in real play), played twice from the same position: once with the search in that
+    seat, once with ``opponent`` there. Returns, per deal, how many points more the search made
+    than the bot it replaced, counting a seat's gain less the others' average gain (a deal's
+    horizon is the search's own, ``evaluate.horizon_key``). The same deal, the same others: far
+    less noise than whole matches, so it shows an edge in points that a round robin of a few
+    dozen matches cannot; whether points become places is the round robin's question.
+    ``challenger(game, options, seed)`` makes the player measured instead of the search
+    (tests)."""
     from evaluate import horizon_key
     game = get_game(game_name)
     options = game.make_options(n, {})
@@ -174,14 +175,13 @@ def deal_gains(game_name: str, n: int, seeds: int, iterations: int, opponent: st
 
     out = []
     for seed in range(first_seed, first_seed + seeds):
-        start = game.new_match(options, seed)
+        state = game.new_match(options, seed)
         others = [bundled(opponent, game_name, f"{seed} {s}", options) for s in range(n)]
-        for _ in range(seed % spread):  # to the start of a later deal (the last one, at most)
-            state = start.clone()
+        starts = []  # the start of every deal of the match (of its first ``within``)
+        while not state.is_terminal() and len(starts) != within:
+            starts.append(state.clone())
             play_deal(state, others)
-            if state.is_terminal():
-                break
-            start = state
+        start = starts[random.Random(f"deal {seed}").randrange(len(starts))]
         for me in range(n):
             # fresh players for each replay, seeded alike: a bot's own random choices repeat
             players = [bundled(opponent, game_name, f"{seed} {s} deal", options) for s in range(n)]

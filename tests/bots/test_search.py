@@ -118,13 +118,41 @@ def test_paired_deals_compare_like_with_like():
     def player(name):
         return lambda game, options, seed: strength.bundled(name, game.name, seed, options)
 
-    same = strength.deal_gains("thousand", 3, 4, 0, "thousand", spread=3,
+    same = strength.deal_gains("thousand", 3, 4, 0, "thousand", within=3,
                                challenger=player("thousand"))
     assert same == [0.0] * 12, same
-    assert sum(strength.deal_gains("thousand", 3, 4, 0, "thousand", spread=3,
+    assert sum(strength.deal_gains("thousand", 3, 4, 0, "thousand", within=3,
                                    challenger=player("random"))) < 0
-    block = strength.deal_gains("block", 2, 4, 0, "greedy", spread=3, challenger=player("greedy"))
+    block = strength.deal_gains("block", 2, 4, 0, "greedy", within=3, challenger=player("greedy"))
     assert block == [0.0] * 8, block
+
+
+def test_paired_deals_are_drawn_from_the_whole_match():
+    """Each seed's deal is drawn among all the deals of its match, so the deals that end a
+    match come up about as often as the others (one in five or so in 3-player Block) rather
+    than for most seeds."""
+    game = get_game("block")
+    options = game.make_options(3)
+    drawn = {}
+
+    def recorder(game, options, seed):
+        def choose(obs, legal):
+            drawn.setdefault(seed, obs["deal"])
+            return strength.bundled("greedy", "block", seed, options)(obs, legal)
+        return choose
+
+    strength.deal_gains("block", 3, 24, 0, "greedy", first_seed=20, challenger=recorder)
+    last = {}
+    for seed in drawn:
+        state = game.new_match(options, seed)
+        greedy = strength.bundled("greedy", "block", seed, options)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[0] if len(legal) == 1 else
+                        greedy(state.observation(state.current_player()), legal))
+        last[seed] = state.deal_no
+    assert len(drawn) >= 20 and 1 in drawn.values()
+    assert sum(drawn[s] == last[s] for s in drawn) <= len(drawn) / 2
 
 
 def test_bot_folder_loads():
