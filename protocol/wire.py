@@ -7,6 +7,7 @@ reader refuse an oversized message before buffering it.
 from __future__ import annotations
 
 import struct
+from _thread import _local
 
 import msgpack
 
@@ -27,9 +28,16 @@ class FrameError(Exception):
     """Bytes that are not a valid frame: bad length, bad MessagePack, not a map with a type."""
 
 
+_packers = _local()  # one packer per thread, kept: ``packb`` makes (and frees) a 256 KiB buffer a call
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One frame: length prefix + MessagePack map."""
-    body = msgpack.packb(message, use_bin_type=True)
+    try:
+        packer = _packers.packer
+    except AttributeError:
+        packer = _packers.packer = msgpack.Packer(use_bin_type=True)
+    body = packer.pack(message)  # resets itself after each message, and after a failed one
     return HEADER.pack(len(body)) + body
 
 

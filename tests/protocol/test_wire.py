@@ -47,6 +47,12 @@ def test_frame_reader_handles_split_and_joined_frames():
     assert got == [{"type": "a", "x": 1}, {"type": "b", "y": [1, 2]}]
 
 
+def test_encode_keeps_no_trace_of_a_message_it_could_not_pack():
+    with pytest.raises(TypeError):
+        encode({"type": "act", "observation": {"half": "written", "then": object()}})
+    assert encode({"type": "end"}) == struct.pack(">I", 10) + msgpack.packb({"type": "end"})
+
+
 @pytest.mark.parametrize("frame, words", [
     (struct.pack(">I", MAX_BOT_MESSAGE + 1), "the limit is"),
     (struct.pack(">I", 3) + b"\xc1\xc1\xc1", "not valid MessagePack"),

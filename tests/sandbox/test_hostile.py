@@ -214,6 +214,7 @@ def test_cannot_open_a_network_connection(spy, random_bot):
     assert f"FAILED 127.0.0.1:{port}" in status.stderr_tail
     assert "FAILED 192.0.2.1:80: [Errno 101] Network is unreachable" in status.stderr_tail
     assert "CONNECTED" not in status.stderr_tail
+    assert "OWN LOOPBACK UP" in status.stderr_tail  # its own, inside its network namespace
 
 
 @pytest.mark.parametrize("level", HOSTILE_LEVELS)

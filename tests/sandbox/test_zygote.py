@@ -148,6 +148,30 @@ def test_a_python_bots_modules_are_compiled_once_by_its_server_and_again_when_th
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def test_a_bot_sees_the_environment_it_was_started_with(tmp_path, monkeypatch):
+    """The server runs in the bots' environment, so a child keeps it as it is; a start whose
+    environment differs from the server's gets its own, nothing more and nothing less."""
+    require_fork_server()
+    folder = tmp_path / "env"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "env"\ncommand = "python3 main.py"\n')
+    (folder / "main.py").write_text("import os, sys\nsys.stderr.write(repr(sorted(os.environ.items())))\n")
+    bot = load_bot(folder)
+
+    def seen() -> dict[str, str]:
+        process = sandbox.start(bot, Limits())
+        try:
+            assert process.forked and process.proc.wait(timeout=10) == 0
+            return dict(eval(process.proc.stderr.read().decode()))
+        finally:
+            process.kill()
+    usual = zygote.environment(sandbox.BWRAP, zygote.SCRATCH_MOUNT, zygote.SDK_MOUNT)
+    assert seen() == usual
+    other = {k: v for k, v in usual.items() if k != "LANG"} | {"ARENA_EXTRA": "1"}
+    monkeypatch.setattr(zygote, "environment", lambda *args: dict(other))  # the server is running
+    assert seen() == other
+
+
 @pytest.mark.parametrize("ending, status, said", [
     ("pass", 0, ""),                                   # the script runs off its end
     ("raise SystemExit(3)", 3, ""),
