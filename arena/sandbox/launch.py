@@ -190,7 +190,8 @@ def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> "BotProcess
     server = zygote.for_bot(bot, limits)
     if server is None:
         return None
-    check_program(bot.command, bot.path, BWRAP, SYSTEM_PATH)
+    if server.script is None or "/" in bot.command[0]:  # "python3 SCRIPT": the server's own
+        check_program(bot.command, bot.path, BWRAP, SYSTEM_PATH)  # interpreter, found at its start
     user = users.allocate()
     cap = pin = None
     try:

@@ -409,6 +409,7 @@ def run_script(script, args):
 
 BASE_PATH = []
 ENV = {}  # the environment the server started in: the one the referee gives every bot
+SERVER_STDIO = []
 FDS_PER_REQUEST = 4
 
 
@@ -480,6 +481,7 @@ def main():
     # the server itself never imports from there (the folder is not on its path).
     sys.path_hooks.insert(0, bot_finder)
     ENV.update(os.environ)
+    SERVER_STDIO.extend((sys.stdin, sys.stdout, sys.stderr))  # a child replaces them: not freed there
     import gc
     gc.freeze()  # a child's collections leave the server's objects (and their pages) alone
     control.send(b'{"ready": true}')
