@@ -1,6 +1,6 @@
 """Where a fork-server start goes: the CPU of each step of a bot's isolation, one at a time.
 
-    python benchmarks/fork_server_parts.py [--runs 80]
+    python benchmarks/fork_server_parts.py [--runs 80] [--against OTHER_SERVER.py]
 
 For each step, the start and stop of a sandboxed Python bot (``benchmarks/sandbox_startup.py``'s
 ``one_run``: spawn, hello, ready, goodbye, teardown) is timed in CPU, counted in a cgroup of the
@@ -84,11 +84,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=80, help="starts per server")
     parser.add_argument("--bot", default=str(Path(__file__).resolve().parent.parent / "bots" / "random"))
+    parser.add_argument("--against", type=Path, help="instead of the steps: compare the server with "
+                        "this other version of it, e.g. one from git show REV:arena/sandbox/zygote_server.py")
     args = parser.parse_args()
     if not zygote.available():
         raise SystemExit("fork_server_parts: this machine cannot run the fork server")
     real = zygote.SERVER
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # see the module's docstring
+    if args.against:
+        with tempfile.TemporaryDirectory() as tmp, CpuMeter() as meter:
+            try:
+                this, that = compare([real, args.against], Path(args.bot), Path(tmp), meter, args.runs)
+            finally:
+                zygote.SERVER = real
+                zygote.close_all()
+        print(f"CPU of a start and stop ({args.runs} starts each, interleaved): this server {this:.2f} "
+              f"ms, {args.against} {that:.2f} ms ({this / that:.2f} x)")
+        return
     print(f"CPU of a start and stop through the fork server, with and without each step "
           f"({args.runs} starts each, interleaved): {args.bot}")
     print(f"{'step':<30} {'with':>8} {'without':>8} {'costs':>8}")

@@ -13,6 +13,8 @@ bots for a match, this process and the echo for the echo), which others' load on
 machine does not inflate the way it inflates wall time. Target: the referee adds at most 25% to
 the echo round-trip. The engine's own CPU for the same decisions (replayed in this process) is
 printed too, and the ratio without it: the part of the cost that is the referee's, not the game's.
+So is the echo with new processes for every match, as a referee has new bots: what that alone
+adds to the transport (the target stays against the long-lived echo).
 
 Everything runs on one core (this process pins itself; the bots and the echoes inherit it), as a
 tournament worker runs a match on the cores it owns. Spread over idle cores, every message wakes
@@ -146,6 +148,17 @@ def echo_run(messages: list[dict], meter: CpuMeter) -> tuple[float, float]:
     return elapsed, cpu
 
 
+def fresh_echo_run(matches: list[list[dict]], meter: CpuMeter) -> tuple[float, float]:
+    """``echo_run`` with new echo processes for every match, as a referee has new bots: what the
+    transport costs when the processes at both ends of it have just started."""
+    elapsed = cpu = 0.0
+    for messages in matches:
+        seconds, cpu_seconds = echo_run(messages, meter)
+        elapsed += seconds
+        cpu += cpu_seconds
+    return elapsed, cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20)
@@ -153,7 +166,7 @@ def main() -> None:
     args = parser.parse_args()
     os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # one core (see above)
     bot = load_bot(ROOT / "bots" / "random")
-    ref_us, echo_us, ref_cpu, echo_cpu, engine_cpu = [], [], [], [], []
+    ref_us, echo_us, ref_cpu, echo_cpu, engine_cpu, fresh_cpu = [], [], [], [], [], []
     with CpuMeter() as meter:
         play_match("block", [bot, bot], seed=10**6)  # the sandbox probe, the SDK, the fork server
         for r in range(args.rounds):
@@ -167,9 +180,12 @@ def main() -> None:
             seconds, cpu = echo_run(frames, meter)
             echo_us.append(seconds / decisions * 1e6)
             echo_cpu.append(cpu / decisions * 1e6)
+            _, cpu = fresh_echo_run([requests_of([record]) for record in records], meter)
+            fresh_cpu.append(cpu / decisions * 1e6)
             print(f"round {r + 1}: {decisions} decisions; wall: referee {ref_us[-1]:.1f} µs, echo "
                   f"{echo_us[-1]:.1f} µs; CPU: referee {ref_cpu[-1]:.1f} µs (of which the engine "
-                  f"{engine_cpu[-1]:.1f} µs), echo {echo_cpu[-1]:.1f} µs per decision", flush=True)
+                  f"{engine_cpu[-1]:.1f} µs), echo {echo_cpu[-1]:.1f} µs (new echoes every match: "
+                  f"{fresh_cpu[-1]:.1f} µs) per decision", flush=True)
         zygote.close_all()
     print(f"\non core {max(os.sched_getaffinity(0))} alone; echo in {ECHO_PYTHON}; "
           f"CPU counted in {meter.kind}; load average "
@@ -189,6 +205,12 @@ def main() -> None:
     floor = max((e + g) / e for e, g in zip(echo_cpu, engine_cpu))
     print(f"floor: the echo's transport plus the engine's work alone would be {floor:.2f} x the echo "
           f"(the target 1.25 is {'above' if floor <= 1.25 else 'below'} it)")
+    # A referee starts new bots for every match: the same echo with new processes every match
+    # shows what that alone costs the transport (a process's first round trips cost more).
+    fresh = min(fresh_cpu)
+    print(f"new echoes every match: {fresh:.1f} µs/decision, {fresh / min(echo_cpu):.2f} x the echo; "
+          f"the referee is {min(r / f for r, f in zip(ref_cpu, fresh_cpu)):.2f} x that, "
+          f"{min((r - g) / f for r, g, f in zip(ref_cpu, engine_cpu, fresh_cpu)):.2f} x without the engine")
 
 
 if __name__ == "__main__":
