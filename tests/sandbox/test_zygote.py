@@ -21,7 +21,7 @@ from arena.bots import load_bot
 from arena.record import OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits, files, zygote
-from tests.sandbox.conftest import FRIENDLY, assert_nothing_survives
+from tests.sandbox.conftest import FRIENDLY, ROOT, assert_nothing_survives
 
 TC = TimeControl(move_ms=2000, bank_ms=2000, startup_ms=10000)
 
@@ -266,3 +266,23 @@ def test_servers_beyond_the_cap(tmp_path, monkeypatch, random_bot):
     finally:
         running.kill()
         zygote.close_all()
+
+
+def test_the_fork_server_benchmarks_still_find_the_steps_they_measure(tmp_path):
+    """``fork_server_steps`` and ``fork_server_parts`` edit a copy of the server at known lines:
+    a change to the server that moves one of them must update the benchmarks too."""
+    require_fork_server()
+    import subprocess
+    import sys
+
+    from benchmarks import fork_server_parts, fork_server_steps
+    for step, old, new in fork_server_parts.STEPS:
+        assert fork_server_parts.without(step, old, new, tmp_path).read_text() != zygote.SERVER.read_text()
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fork_server_steps.py"), "--runs", "2"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    rows = {line[:30].strip(): line[30:].split() for line in run.stdout.splitlines()[2:]}
+    assert list(rows) == ["return from the clone"] + [step for step, _ in fork_server_steps.STEPS] + ["total"]
+    assert all(cpu.endswith("ms") and float(cpu[:-2]) >= 0 and int(faults) >= 0
+               for cpu, faults in rows.values()), run.stdout
+    assert float(rows["total"][0][:-2]) > 0
