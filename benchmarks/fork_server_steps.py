@@ -23,6 +23,7 @@ import re
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -84,7 +85,7 @@ def one_start(bot) -> list[tuple[str, float, int]]:
     try:
         conn = Connection(process.proc)
         conn.send(HELLO)
-        conn.exchange(None, __import__("time").monotonic() + 10)
+        conn.exchange(None, time.monotonic() + 10)
         tail = conn.stderr_tail()
     finally:
         process.kill()

@@ -200,14 +200,15 @@ def test_cannot_read_the_referees_code(spy, random_bot):
 
 # ----- reaching out -----------------------------------------------------------------------------
 
-def test_cannot_open_a_network_connection(spy, random_bot):
+@pytest.mark.parametrize("start", ["auto", "cold"])  # the fork server, and bubblewrap's own
+def test_cannot_open_a_network_connection(spy, random_bot, start):
     require_bwrap()  # without namespaces the connection would be made
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         listener.setblocking(False)
         port = listener.getsockname()[1]
-        status, record = play(spy, random_bot, "network", "auto", f"127.0.0.1:{port}", "192.0.2.1:80")
+        status, record = play(spy, random_bot, "network", start, f"127.0.0.1:{port}", "192.0.2.1:80")
         finished_normally(record)
         with pytest.raises(BlockingIOError):
             listener.accept()  # nobody knocked
