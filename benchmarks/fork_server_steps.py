@@ -37,7 +37,7 @@ from benchmarks.sandbox_startup import HELLO  # noqa: E402
 NOTE = "_note({!r})\n"
 # (the step that starts at this text, the text): in the order a child runs them
 STEPS = [
-    ("after-fork bookkeeping", "ctypes.pythonapi.PyOS_AfterFork_Child()"),
+    ("after-fork bookkeeping", "after_fork_child()\n"),
     ("session, join the cgroups", "os.setsid()  # PID 1 leads"),
     ("cgroup namespace, hostname", "check(libc.unshare(CLONE_NEWCGROUP)"),
     ("loopback up", "loopback_up()\n        uid"),

@@ -27,6 +27,7 @@ When PID 1 exits, the kernel kills whatever is left inside.
 
 The server itself holds no bot state: a child is a fresh copy of a process that never ran a bot.
 """
+import _signal  # signal.signal without its enum wrapping, which a child pays for in page copies
 import atexit
 import builtins
 import ctypes
@@ -65,6 +66,10 @@ PRELOAD = ("resource", "random", "math", "itertools", "collections", "functools"
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
+for _name in ("prctl", "capset", "socket", "ioctl"):  # looked up once here: in a child, a first
+    getattr(libc, _name)                                # lookup makes objects, paid in page copies
+after_fork_child = ctypes.pythonapi.PyOS_AfterFork_Child
+CAP_HEADER, CAP_DATA = ctypes.c_uint32 * 2, ctypes.c_uint32 * 6  # capset(2)'s; types made once here
 
 
 def check(result, what):
@@ -244,8 +249,8 @@ def drop_to(uid, gid):
     for cap in range(64):  # the bounding set too, as bubblewrap leaves it
         if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             break  # past the last capability this kernel knows
-    header = (ctypes.c_uint32 * 2)(_LINUX_CAPABILITY_VERSION_3, 0)
-    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable (x2): all empty
+    header = CAP_HEADER(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = CAP_DATA()  # effective, permitted, inheritable (x2): all empty
     check(libc.capset(header, data), "drop capabilities")
     libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
     check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
@@ -268,7 +273,7 @@ def clone_into_namespaces():
         err = ctypes.get_errno()
         raise OSError(err, f"clone: {os.strerror(err)}")
     if pid == 0:
-        ctypes.pythonapi.PyOS_AfterFork_Child()
+        after_fork_child()
     return pid
 
 
@@ -333,8 +338,8 @@ def child_c(request, pid_1):
         if not pid_1:
             os.setsid()  # PID 1 already leads a session of its own
         os.chdir(BOT_MOUNT)
-        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD, signal.SIGINT):
-            signal.signal(sig, signal.SIG_DFL)
+        for sig in (_signal.SIGPIPE, _signal.SIGXFSZ, _signal.SIGCHLD, _signal.SIGINT):
+            _signal.signal(sig, _signal.SIG_DFL)
         if not request["same_env"]:  # the server runs in the bots' environment (``main``)
             os.environ.clear()
             os.environ.update(request["env"])
@@ -342,11 +347,11 @@ def child_c(request, pid_1):
         script = request["script"]
         if script is None:
             os.execve(argv[0], argv, request["env"])
-        signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # what python3 itself does at start
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _signal.signal(_signal.SIGPIPE, _signal.SIG_IGN)  # what python3 itself does at start
+        _signal.signal(_signal.SIGXFSZ, _signal.SIG_IGN)
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
         if pid_1:  # the kernel would ignore a default SIGXCPU sent to PID 1
-            signal.signal(signal.SIGXCPU, cpu_limit_reached)
+            _signal.signal(_signal.SIGXCPU, cpu_limit_reached)
     except BaseException as exc:  # noqa: BLE001
         os.write(2, f"arena sandbox: the bot could not be started: {exc}\n".encode())
         os._exit(127)
