@@ -126,6 +126,14 @@ def _read_file(top: Path, full: str, rel: str, budget: int, max_bytes: int) -> t
         os.close(fd)
 
 
+def link_leaves(rel_dir: str, target: str) -> bool:
+    """Whether a link in the folder ``rel_dir`` (relative to a bot folder's top) that points to
+    ``target`` points out of the bot folder: an absolute target, or one whose ``..`` climb above
+    the top."""
+    inside = os.path.normpath(os.path.join(rel_dir, target))
+    return os.path.isabs(target) or inside == ".." or inside.startswith("../")
+
+
 def _listing(top: Path, read: bool, max_bytes: int, links_out: bool = False) -> Iterator[Entry]:
     """Every entry under ``top`` (``__pycache__`` folders left out) in a fixed order: in each
     folder its files and links by name, then its folders by name, each followed by its contents.
@@ -156,9 +164,7 @@ def _listing(top: Path, read: bool, max_bytes: int, links_out: bool = False) -> 
                     target = os.readlink(full)
                 except OSError as exc:
                     raise _refuse(top, rel, f"cannot be read ({exc.strerror})") from None
-                inside = os.path.normpath(os.path.join(rel_dir, target))
-                if not links_out and (os.path.isabs(target) or inside == ".."
-                                      or inside.startswith("../")):
+                if not links_out and link_leaves(rel_dir, target):
                     raise _refuse(top, rel, f"links to {target}, outside the bot folder; a bot "
                                             "folder's links must stay inside it (copy the file in "
                                             "instead)")

@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any
 
 import arena
-from arena.bots import DEFAULT_FOLDER_MB, MiB, folder_hash, read_folder
+from arena.bots import DEFAULT_FOLDER_MB, MiB, folder_hash, link_leaves, read_folder
 from arena.errors import ArenaError, BotError
 from tournaments import cores
 from tournaments.backends import Finished, MatchError, MatchJob, play_job
@@ -201,14 +201,36 @@ def _signature(folder: Path) -> tuple[Any, ...]:
 
 
 def _extract(data: bytes, target: Path) -> None:
+    """Unpack a bundle into the empty folder ``target``: only what :func:`pack_folder` writes, by
+    hand rather than by ``tarfile``'s extraction (whose safety filters Python has only since
+    3.11.4; Debian 12's is 3.11.2). Folders, files (mode 0o755 or 0o644, owned by this user)
+    and links that stay inside the folder; no absolute name or ``..``; nothing under a link, so
+    nothing is written through one (links are made last); anything else refuses the bundle."""
     try:
-        raw = zlib.decompress(data)
-        with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as tar:
-            tar.extractall(target, filter="data")  # no absolute paths, no links out, no owners
+        with tarfile.open(fileobj=io.BytesIO(zlib.decompress(data)), mode="r:") as tar:
+            members = tar.getmembers()
+            links = {m.name for m in members if m.issym()}
+            for m in members:
+                _check_member(m, links)
+            for m in members:
+                path = os.path.join(target, m.name)
+                if m.isdir():
+                    os.makedirs(path, 0o755, exist_ok=True)
+                elif m.isreg():
+                    os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+                    content = tar.extractfile(m).read()
+                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                                 _file_mode(m.mode))
+                    with open(fd, "wb") as f:
+                        f.write(content)
+            for m in members:
+                if m.issym():
+                    os.makedirs(os.path.dirname(os.path.join(target, m.name)), 0o755, exist_ok=True)
+                    os.symlink(m.linkname, os.path.join(target, m.name))
     except (zlib.error, tarfile.TarError, OSError) as exc:
         raise BundleError(f"a bot bundle could not be unpacked ({type(exc).__name__}: {exc})") \
             from None
-    for root, dirs, files in os.walk(target):
+    for root, dirs, files in os.walk(target):  # whatever the umask took off
         for name in dirs:
             if not os.path.islink(os.path.join(root, name)):
                 os.chmod(os.path.join(root, name), 0o755)
@@ -217,6 +239,21 @@ def _extract(data: bytes, target: Path) -> None:
             if not os.path.islink(path):
                 os.chmod(path, _file_mode(os.lstat(path).st_mode))
     os.chmod(target, 0o755)
+
+
+def _check_member(member: tarfile.TarInfo, links: set[str]) -> None:
+    """Refuse (``TarError``) an entry that :func:`pack_folder` never writes."""
+    name = member.name
+    parts = name.split("/")
+    if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise tarfile.TarError(f"{name!r} is not a plain path inside the bot folder")
+    if any("/".join(parts[:i]) in links for i in range(1, len(parts))):
+        raise tarfile.TarError(f"{name!r} lies under a link")
+    if member.issym():
+        if link_leaves("/".join(parts[:-1]), member.linkname):
+            raise tarfile.TarError(f"{name!r} links to {member.linkname}, outside the bot folder")
+    elif not (member.isdir() or member.isreg()):
+        raise tarfile.TarError(f"{name!r} is neither a file, a folder nor a link")
 
 
 def bot_folder(digest: str, data: bytes | Callable[[], bytes], root: Path | None = None) -> Path:

@@ -2,10 +2,12 @@
 into the worker's cache and refused unless they hash to their key. No cluster needed."""
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import stat
 import sys
+import tarfile
 import tempfile
 import zlib
 from collections.abc import Iterator
@@ -89,6 +91,57 @@ def test_a_bundle_that_does_not_hash_to_its_key_is_refused(bot: Path, cache: Pat
         bot_folder(key, b"not a bundle", cache)
     with pytest.raises(BundleError, match="not a bundle key"):
         bot_folder("../../etc", other.data, cache)
+
+
+def _bundle_of(*entries: tuple[str, bytes, str]) -> bytes:
+    """A bundle as a hostile sender could make one: (name, tar type, link target) entries."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name, kind, link in entries:
+            info = tarfile.TarInfo(name)
+            info.type, info.linkname, info.mode = kind, link, 0o644
+            data = b"payload" if kind == tarfile.REGTYPE else b""
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return zlib.compress(raw.getvalue())
+
+
+F, D, L = tarfile.REGTYPE, tarfile.DIRTYPE, tarfile.SYMTYPE
+
+
+@pytest.mark.parametrize("entries, reason", [
+    ([("../escaped", F, "")], "'../escaped' is not a plain path inside the bot folder"),
+    ([("/tmp/escaped", F, "")], "'/tmp/escaped' is not a plain path"),
+    ([("a/./b", F, "")], "'a/./b' is not a plain path"),
+    ([("out", L, "/tmp"), ("main.py", F, "")], "'out' links to /tmp, outside the bot folder"),
+    ([("lib", D, ""), ("lib/up", L, "../..")], "'lib/up' links to ../.., outside the bot folder"),
+    ([("in", L, "lib"), ("lib", D, ""), ("in/escaped", F, "")], "'in/escaped' lies under a link"),
+    ([("main.py", F, ""), ("hard", tarfile.LNKTYPE, "main.py")], "'hard' is neither a file"),
+    ([("zero", tarfile.CHRTYPE, "")], "'zero' is neither a file"),
+    ([("pipe", tarfile.FIFOTYPE, "")], "'pipe' is neither a file"),
+])
+def test_a_bundle_with_anything_pack_folder_never_writes_is_refused_unopened(
+        cache: Path, tmp_path: Path, entries: list, reason: str) -> None:
+    """Nothing of a refused bundle is written, in the cache or outside it."""
+    data = _bundle_of(*entries)
+    before = set(files.temp_base().iterdir())
+    with pytest.raises(BundleError, match=f"could not be unpacked .*{reason}"):
+        bot_folder("0" * 64, data, cache)
+    assert list(cache.iterdir()) == []
+    assert set(files.temp_base().iterdir()) - before == set()
+    assert not Path("/tmp/escaped").exists()
+
+
+def test_unpacking_needs_no_extraction_filter_of_tarfile(bot: Path, cache: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python before 3.11.4 (Debian 12's is 3.11.2) has no ``filter`` for ``extractall`` and no
+    ``tarfile.data_filter``: unpacking works there all the same."""
+    def extractall(self, path=".", members=None, *, numeric_owner=False):  # 3.11.2's signature
+        raise AssertionError("unpacked by tarfile's extraction, whose safety filters need 3.11.4")
+    monkeypatch.setattr(tarfile.TarFile, "extractall", extractall)
+    monkeypatch.delattr(tarfile, "data_filter", raising=False)
+    bundle = pack_folder(bot)
+    assert folder_hash(bot_folder(bundle.digest, bundle.data, cache)) == bundle.digest
 
 
 def test_a_cached_folder_that_changed_is_replaced_from_the_bundle(bot: Path, cache: Path) -> None:
