@@ -16,7 +16,7 @@ test: setup
 setup: system-packages $(VENV)/.installed
 
 system-packages:
-	sh scripts/install-system-packages.sh
+	PYTHON=$(PYTHON) sh scripts/install-system-packages.sh
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

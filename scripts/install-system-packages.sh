@@ -1,5 +1,7 @@
 #!/bin/sh
 # Debian packages arena's sandbox and browser tests use; installs only what is missing.
+#   python3-venv    the virtual environment, when $PYTHON (the Makefile's) is Debian's python3,
+#                   which has no venv without it
 #   bubblewrap      bots run in namespaces (docs/sandbox.md)
 #   python3-msgpack a Python with msgpack that a sandboxed, unprivileged bot can run
 #   chromium(-driver) the real browser of the report tests
@@ -9,6 +11,7 @@
 #                   does not)
 set -e
 missing=""
+"${PYTHON:-python3}" -c "import ensurepip, venv" >/dev/null 2>&1 || missing="$missing python3-venv"
 command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
 /usr/bin/python3 -c "import msgpack" >/dev/null 2>&1 || missing="$missing python3-msgpack"
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
