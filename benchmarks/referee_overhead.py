@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import shutil
 import statistics
 import subprocess
@@ -187,7 +188,8 @@ def main() -> None:
                   f"{engine_cpu[-1]:.1f} µs), echo {echo_cpu[-1]:.1f} µs (new echoes every match: "
                   f"{fresh_cpu[-1]:.1f} µs) per decision", flush=True)
         zygote.close_all()
-    print(f"\non core {max(os.sched_getaffinity(0))} alone; echo in {ECHO_PYTHON}; "
+    print(f"\non core {max(os.sched_getaffinity(0))} alone; referee and echo driver in "
+          f"{sys.executable} (Python {platform.python_version()}), echo in {ECHO_PYTHON}; "
           f"CPU counted in {meter.kind}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for label, ref, echo in (("wall", ref_us, echo_us), ("CPU ", ref_cpu, echo_cpu)):
