@@ -427,7 +427,10 @@ def test_dice_model_is_built_only_on_its_own_clock(monkeypatch):
 
 def test_dice_keeps_its_clock_while_its_model_is_built():
     """Through the real referee at 100 ms a move and a 2 s bank: the race model takes a few
-    seconds to build, in a background thread, so no move waits for it."""
+    seconds of CPU to build (5 s here), in a background thread, so no move waits for it: a move
+    that did would overdraw the bank and lose on time. (That a decision's wait ends at its
+    deadline, with the stand-in, is ``test_dice_model_is_built_only_on_its_own_clock``; a bound on
+    each move's milliseconds here would measure the machine's load, not the bot.)"""
     game = get_game("dice-1000")
     bots = [load_bot(SEARCH), load_bot(ROOT / "bots" / "expecti")]
     rules = {"max_rounds": 12, "overtake_penalty": 40}  # rules with no saved model: it is built
@@ -436,7 +439,6 @@ def test_dice_keeps_its_clock_while_its_model_is_built():
     assert record.statuses[0].status == OK, record.statuses[0]
     assert "search failed" not in record.statuses[0].stderr_tail
     assert "building the race model" in record.statuses[0].stderr_tail
-    assert max(d["ms"] for d in record.decisions if d["seat"] == 0) < 100
 
 
 def test_dice_race_models_are_saved_by_the_build_step_for_every_preset():
