@@ -85,6 +85,7 @@ def test_expecti_beats_random():
     assert rate >= 0.85
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, values", [
     (2, {"variant": "B75_850"}), (3, {"barrel": "open"}), (4, {"barrel": "none", "straights": True}),
     (5, {"bolt_streak": "consecutive", "bolts_when_restricted": True}), (8, {}),

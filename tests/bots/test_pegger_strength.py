@@ -51,6 +51,7 @@ def play(options, seed: int, pegger_seats: set[int]):
     return state.result()
 
 
+@pytest.mark.slow
 def test_pegger_beats_random_in_duplicate_matches():
     options = GAME.make_options(2)
     wins = matches = 0

@@ -36,6 +36,7 @@ def _short(game, n: int, deals: int = 1):
     return game.make_options(n, {_cap_option(game): deals})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, n", [(name, n) for name in sorted(GAMES)
                                      for n in sorted({min(GAMES[name].player_counts),
                                                       max(GAMES[name].player_counts)})])
@@ -88,6 +89,7 @@ def test_fixed_iterations_are_reproducible():
     assert len(picks) == 1
 
 
+@pytest.mark.slow
 def test_beats_random_and_heavy_at_block():
     """A small version of the README's claim: duplicate pairs at a small iteration count."""
     for opponent, pairs, floor in (("random", 3, 0.75), ("heavy", 3, 0.6)):
@@ -95,6 +97,7 @@ def test_beats_random_and_heavy_at_block():
         assert mean >= floor, (opponent, mean)
 
 
+@pytest.mark.slow
 def test_beats_the_heuristic_at_thousand():
     """A small version of the 2-player Thousand claim: short matches (6 deals, ranked by totals)
     at 100 iterations a move, 12 duplicate pairs against the heuristic bot (0.625 here; 0.69 ±
@@ -105,6 +108,7 @@ def test_beats_the_heuristic_at_thousand():
     assert mean >= 0.55
 
 
+@pytest.mark.slow
 def test_beats_random_at_thousand():
     mean, _, _ = strength.duplicate("thousand", "random", 2, iterations=30, first_seed=1000,
                                     values={"max_deals": 6})
@@ -405,6 +409,7 @@ def test_dice_plays_for_the_win_not_for_points():
             dice._RACES[key] = saved
 
 
+@pytest.mark.slow
 def test_dice_model_is_built_only_on_its_own_clock(monkeypatch):
     """On a clock, the race model is built in the background, but only while a decision of this
     bot waits for it: in the other players' time it would take the CPU they are timed on."""
@@ -425,6 +430,7 @@ def test_dice_model_is_built_only_on_its_own_clock(monkeypatch):
     assert isinstance(model, dice.Race)
 
 
+@pytest.mark.slow
 def test_dice_keeps_its_clock_while_its_model_is_built():
     """Through the real referee at 100 ms a move and a 2 s bank: the race model takes a few
     seconds of CPU to build (5 s here), in a background thread, so no move waits for it: a move
@@ -441,6 +447,7 @@ def test_dice_keeps_its_clock_while_its_model_is_built():
     assert "building the race model" in record.statuses[0].stderr_tail
 
 
+@pytest.mark.slow
 def test_dice_race_models_are_saved_by_the_build_step_for_every_preset():
     """The bot's build step (bot.toml) saves the race model of each preset of the rules, the very
     model the bot would build (it takes seconds), so that a match with those rules, at any number
@@ -490,6 +497,7 @@ def test_a_bot_in_two_seats_is_rated_from_both():
     assert abs(ratings["a"].mu - 25) < 1e-6 and ratings["a"].sigma < ratings["b"].sigma < 25 / 3
 
 
+@pytest.mark.slow
 def test_dice_beats_threshold():
     mean, _, _ = strength.duplicate("dice-1000", "threshold", 6, iterations=1, first_seed=3000)
     assert mean >= 0.75
@@ -640,6 +648,7 @@ def test_cribbage_play_worlds_fit_the_others_discard():
     assert len(hurried) == 1
 
 
+@pytest.mark.slow
 def test_beats_random_at_cribbage():
     """Short matches (to 31) at 30 iterations a move, duplicate pairs against random play."""
     mean, _, _ = strength.duplicate("domino-cribbage", "random", 4, iterations=30, first_seed=1000,

@@ -31,6 +31,8 @@ from ..tournaments.test_run import comparable_rows, ratings_of
 from .conftest import distributed
 from .processes import ROOT, Cluster, arena_copy, free_port, no_arena, wait_for
 
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]  # real dask processes, seconds each
+
 SLOW_BOT = HASH_BOT.replace("def choose(observation, legal):",
                             "import time\n\ndef choose(observation, legal):\n    time.sleep(0.03)")
 TOTAL = 6          # 3 entrants: 3 pairs x 2 seats

@@ -116,7 +116,8 @@ def _cases() -> list:
                     continue
                 made.append(options)
                 label = ",".join(f"{k}={v}" for k, v in values.items()) or "defaults"
-                cases.append(pytest.param(name, n, values, id=f"{name}-{n}p-{label}"))
+                slow = [pytest.mark.slow] if name == "dice-1000" and n >= 5 else []  # 5-15 s each
+                cases.append(pytest.param(name, n, values, id=f"{name}-{n}p-{label}", marks=slow))
     return cases
 
 
