@@ -2,7 +2,11 @@
 #   make demo   set everything up, run a demo tournament of the bundled bots, write its report
 #   make test   set everything up, run the whole test suite
 VENV ?= .venv
-PYTHON ?= python3
+# The environment's interpreter: the system's /usr/bin/python3 when it is 3.11 or newer (the one
+# sandboxed Python bots run; a distribution's build is compiled with optimizations, which a
+# home-built one often is not), else python3 from the PATH. `make PYTHON=... demo` picks another.
+PYTHON ?= $(shell /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+                  >/dev/null 2>&1 && echo /usr/bin/python3 || echo python3)
 BIN = $(VENV)/bin
 
 .PHONY: demo test setup system-packages clean
