@@ -15,6 +15,7 @@ values and describes the options for ``arena games``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from collections.abc import Mapping
 from typing import Any
@@ -36,8 +37,15 @@ def field_choices(f: dataclasses.Field) -> tuple[Any, ...] | None:
 
 
 def _field_type(options_cls: type, f: dataclasses.Field) -> Any:
-    hints = typing.get_type_hints(options_cls)
-    return hints[f.name]
+    return _type_hints(options_cls)[f.name]
+
+
+@functools.cache
+def _type_hints(options_cls: type) -> dict[str, Any]:
+    """The class's resolved annotations, worked out once: every match of a tournament makes its
+    options from the same values, and resolving the annotations' text each time cost more than
+    the rest of making them."""
+    return typing.get_type_hints(options_cls)
 
 
 def _base_types(tp: Any) -> tuple[type, ...]:
