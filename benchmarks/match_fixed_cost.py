@@ -10,10 +10,11 @@ CPU-accounting cgroup (``benchmarks/cpu_meter.py``), which ``time`` and ``getrus
 Solving the two runs' per-match averages for ``S`` (the fixed cost of a match: starting, greeting,
 ending and killing its bots, the worker's bookkeeping, storing it) and ``D`` (the CPU of one
 decision: engine, wire, both bots' turns) gives both, with the fork server (the default) and with
-the cold start (``limits.zygote = false``), in alternation. Each pair of runs (one of each kind,
-back to back) gives its own S, D and ratio, all printed; the verdict takes the median pair of
-each, not the best: S and D come from a difference of two noisy figures, so the pair with the
-lowest S tends to be the one whose D came out high, which flatters the ratio.
+the cold start (``limits.zygote = false``), in alternation. Each pair of runs (single-deal and
+to 100, back to back) gives its own S, D and ratio, all printed; the verdict takes their medians
+over the pairs (``--repeats``), not the best pair: S and D come from a difference of two noisy
+figures, so the pair with the lowest S tends to be one whose D came out high, which flatters
+the ratio.
 
 Targets: S <= 30 ms with the fork server; CPU of a match to 100 <= 2 x its decisions' share
 ``D x decisions`` (its engine-and-wire CPU without start-up).
@@ -74,7 +75,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entrants", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--bot", type=Path, default=ROOT / "bots" / "random")
     args = parser.parse_args()
@@ -104,7 +105,7 @@ def main() -> int:
         d = statistics.median(p[1] for p in pairs)
         ratios = sorted(ratio_of(p[1], p[3]) for p in pairs)
         ratio = statistics.median(ratios)
-        print(f"{label} (medians of {len(pairs)} pairs): S = {s:5.1f} ms ({s / d:.0f} decisions' "
+        print(f"{label} (medians of {len(pairs)} pair{'s' * (len(pairs) != 1)}): S = {s:5.1f} ms ({s / d:.0f} decisions' "
               f"worth), D = {d * 1000:.0f} µs/decision; a match to 100 costs {ratio:.2f} x its "
               f"decisions' share (pairs: {', '.join(f'{r:.2f}' for r in ratios)})")
         if fork_server:
