@@ -2,7 +2,7 @@
 
 A bot is a folder holding a ``bot.toml`` manifest and its code::
 
-    name = "greedy"                 # optional; defaults to the folder's name
+    name = "greedy"                 # optional; defaults to the folder's name (see NAME_RULE)
     command = "python3 main.py"     # required: a string (split like a shell) or a list
     description = "Dumps heavy tiles first."   # optional
     games = ["block"]               # optional: the games it plays
@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -42,6 +43,18 @@ DEFAULT_FOLDER_MB = 64   # the default of the sandbox limit ``folder_mb`` (docs/
 MiB = 1024 * 1024
 MANIFEST_BYTES = MiB      # the most a bot.toml may hold
 SKIPPED = "__pycache__"  # folders of this name are neither hashed nor copied
+
+# The one rule for bot names (manifests, `arena new-bot --name`, tournament entrants): safe in
+# file names, URLs, terminals and every kit's source.
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+NAME_RULE = ("1 to 64 letters, digits, '.', '-' or '_' (ASCII), starting with a letter or a digit")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a bot's name, or None when it can (:data:`NAME_RULE`)."""
+    if NAME.fullmatch(name):
+        return None
+    return f"bot name {name!r} is not allowed: use {NAME_RULE}"
 
 
 @dataclass(frozen=True)
@@ -215,12 +228,19 @@ def folder_hash(path: Path, max_bytes: int = DEFAULT_FOLDER_MB * MiB) -> str:
     return digest.hexdigest()
 
 
+def not_a_folder(given: str, path: Path) -> str:
+    """Why ``path`` (written ``given``) is no bot folder: it is a file, or nothing."""
+    if path.exists():
+        return f"bot folder {given!r} is a file, not a folder; give the folder that holds {MANIFEST}"
+    return f"bot folder {given!r} does not exist"
+
+
 def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -> BotSpec:
     """Read a bot folder's manifest; every problem is a :class:`BotError` naming the path.
     ``folder_mb``: the most its files may hold (the sandbox limit of that name)."""
     folder = Path(path).resolve()
     if not folder.is_dir():
-        raise BotError(f"bot folder {str(path)!r} does not exist")
+        raise BotError(not_a_folder(str(path), folder))
     check_folder(folder, folder_mb * MiB)
     manifest = folder / MANIFEST
     if manifest.is_symlink():
@@ -243,12 +263,16 @@ def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -
         raise BotError(f"{manifest}: 'command' is empty")
     build = _command(data.get("build", []), manifest, "build")
     name = data.get("name", folder.name)
-    if not isinstance(name, str) or not name.strip():
-        raise BotError(f"{manifest}: 'name' must be a non-empty string")
+    if not isinstance(name, str):
+        raise BotError(f"{manifest}: 'name' must be a string")
+    problem = name_problem(name)
+    if problem:
+        given = "'name'" if "name" in data else "it has no 'name', so the folder's name is taken"
+        raise BotError(f"{manifest}: {given}: {problem}")
     games = data.get("games", [])
     if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
         raise BotError(f"{manifest}: 'games' must be a list of game names")
-    spec = BotSpec(name=name.strip(), path=folder, command=command,
+    spec = BotSpec(name=name, path=folder, command=command,
                    description=str(data.get("description", "")), games=tuple(games),
                    folder_bytes=folder_mb * MiB, build=build)
     check_command(spec)

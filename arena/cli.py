@@ -18,6 +18,7 @@ from arena.errors import ArenaError
 from arena.game import Game
 from arena.games import GAMES, get_game
 from arena.options import field_choices, field_doc, option_fields, parse_assignments
+from arena.outputs import check_output_file
 from arena.record import OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits
@@ -121,17 +122,19 @@ def _time_control(text: str | None) -> TimeControl:
               help="Set a rule option (repeatable); `arena games` lists them.")
 @click.option("--time-control", "-t", metavar="MOVE+BANK",
               help="Give each move MOVE seconds for free and each bot a bank of BANK seconds for "
-                   "the match, e.g. 1+10 (the default).")
+                   "the match, e.g. 1+10 (the default); both are required (1+0: no bank).")
 @click.option("--limits", "limits_text", metavar="KEY=VALUE,...",
               help="Set sandbox limits, e.g. memory_mb=512,cpu_seconds=10 (docs/sandbox.md lists "
                    "them).")
-@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--replay", "replay_path", metavar="FILE",
               help="Write the match record as JSON to this file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tuple[str, ...],
          time_control: str | None, limits_text: str | None, replay_path: str | None,
          quiet: bool) -> None:
     """Play one match of GAME between the bots in the given folders; print it move by move."""
+    if replay_path:
+        check_output_file(replay_path, "--replay")
     game = get_game(game_name)
     if len(bot_paths) not in game.player_counts:
         raise ArenaError(f"{game.name} is played by {game.players_text()} players; "

@@ -140,6 +140,28 @@ def build_options(options_cls: type, values: Mapping[str, Any], fixed: Mapping[s
     return options_cls(**kwargs)
 
 
+def check_typed_values(options_cls: type, values: Mapping[str, Any]) -> None:
+    """Values from a typed file (a tournament's TOML): a string stands only for a text field's
+    value, a declared choice, a field with a syntax of its own, or the default of a field that
+    has one ('none', 'default'). ``target = "100"`` is an error there, though ``-o target=100``
+    is the command line's text."""
+    fields = {f.name: f for f in option_fields(options_cls)}
+    for name, raw in values.items():
+        f = fields.get(name)
+        if f is None or not isinstance(raw, str) or f.metadata.get("parse") is not None:
+            continue
+        tp = _field_type(options_cls, f)
+        bases = _base_types(tp)
+        if str in bases or raw in (field_choices(f) or ()):
+            continue
+        if _allows_none(tp) and raw.lower() in ("none", "default"):
+            continue
+        words = {bool: "true or false", int: "an integer", float: "a number"}
+        wanted = " or ".join(words.get(b, f"a {b.__name__}") for b in bases)
+        raise OptionError(f"option {name!r} must be {wanted}, got the string {raw!r} "
+                          "(write it without quotes)")
+
+
 def _is_parsed(raw: Any) -> bool:
     """A tuple is an already typed value (from a record or ``options_to_dict``), not user input."""
     return isinstance(raw, tuple)

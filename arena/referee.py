@@ -47,7 +47,8 @@ class TimeControl:
 
     @staticmethod
     def parse(text: str) -> "TimeControl":
-        """``"1+10"`` (seconds per move + bank) or ``"move=0.5,bank=5,startup=3"`` (seconds)."""
+        """``"1+10"`` (seconds per move + bank; both are required, ``"1+0"`` for no bank) or
+        ``"move=0.5,bank=5,startup=3"`` (seconds)."""
         try:
             if "=" in text:
                 values = {}
@@ -61,7 +62,9 @@ class TimeControl:
                 return TimeControl(**values)
             move, sep, bank = text.partition("+")
             if not sep:
-                return TimeControl(move_ms=round(float(move) * 1000), bank_ms=0)
+                float(move)  # not a number: the message below
+                raise ArenaError(f"time control {text!r}: give the bank too, as MOVE+BANK in "
+                                 f"seconds: '{text.strip()}+10', or '{text.strip()}+0' for no bank")
             return TimeControl(move_ms=round(float(move) * 1000), bank_ms=round(float(bank) * 1000))
         except ValueError:
             raise ArenaError(f"time control {text!r}: expected MOVE+BANK in seconds, e.g. '1+10', "

@@ -15,6 +15,7 @@ from arena.bots import bundled_bots
 from arena.clihelp import SentenceGroup
 from arena.errors import ArenaError
 from arena.games import GAMES, get_game
+from arena.outputs import check_output_file, check_output_folder
 from arena.text import visible_line
 from reports import render_site
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
@@ -63,11 +64,13 @@ def ratings_command(output: Path) -> None:
 @tournament.command("replay")
 @click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(path_type=Path))
 @click.argument("match_id", type=int)
-@click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--replay", "replay_file", metavar="FILE", type=click.Path(path_type=Path),
               default=None, help="Write the replayed match record as JSON to this file.")
 def replay_command(output: Path, match_id: int, replay_file: Path | None) -> None:
     """Play match MATCH_ID of the tournament in TOURNAMENT_DIR again, alone: same bots, seats and
     seed."""
+    if replay_file is not None:
+        check_output_file(replay_file, "--replay")
     replay = replay_match(output, match_id)
     for warning in replay.warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -126,6 +129,10 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     if cluster is not None:
         from tournaments.cluster import check_address  # (Dask itself is imported only when used)
         check_address(cluster)  # one line and exit 2, before anything is written
+    if output is not None:
+        check_output_folder(output, "--output")
+    else:
+        check_output_folder(config.output_dir, "the config's 'output'")
     prepared = prepare(config, output)
     click.echo(config.describe())
     click.echo(f"{len(prepared.entrants)} entrants, {len(prepared.schedule)} matches; "

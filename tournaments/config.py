@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots import MANIFEST, BotSpec, load_bot
+from arena.bots import MANIFEST, BotSpec, load_bot, name_problem, not_a_folder
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.games import get_game
+from arena.options import check_typed_values
 from arena.referee import TimeControl
 from arena.sandbox import Limits
 
@@ -88,8 +91,9 @@ RATINGS_KEYS = _keys(
                                                 "from seeded random playouts of the game."),
 )
 ENTRANT_KEYS = _keys(
-    Key("path", (str,), None, "Bot folder.", required=True),
-    Key("name", (str,), None, "Name in this tournament; default: the bot's manifest name."),
+    Key("path", (str,), None, "Bot folder, or glob pattern.", required=True),
+    Key("name", (str,), None, "A folder's name in this tournament (default: its manifest name); "
+                              "for a pattern, a name put before the names of the bots it finds."),
 )
 # keys that do not change which matches are played
 IDENTITY_EXCLUDES = ("workers", "cores_per_match", "output", "cluster")
@@ -248,6 +252,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         raise ConfigError(f"{source}: 'format.players' is {players}; {game.name} is played by "
                           f"{game.players_text()} players")
     try:
+        check_typed_values(game.Options, top["options"])
         game.make_options(players, top["options"])
     except ArenaError as exc:
         raise ConfigError(f"{source}: [options]: {exc}") from None
@@ -337,6 +342,9 @@ def _check_entrants(data: list[Any], source: str) -> tuple[EntrantRef, ...]:
             refs.append(EntrantRef(item))
         elif isinstance(item, dict):
             entry = _check_table(item, ENTRANT_KEYS, f"entrants[{i}].", source)
+            problem = name_problem(entry["name"]) if entry["name"] is not None else None
+            if problem:
+                raise ConfigError(f"{source}: 'entrants[{i}].name': {problem}")
             refs.append(EntrantRef(entry["path"], entry["name"]))
         else:
             raise ConfigError(f"{source}: 'entrants[{i}]' must be a bot folder path or a table "
@@ -360,41 +368,90 @@ def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
 
     A bot whose manifest lists the games it plays, without this one, is left out of a glob
     pattern ("../bots/*" enters the bots that play the game) and refused when named alone.
+    A bot found by a pattern is named by :func:`pattern_name`.
     """
-    bots: list[BotSpec] = []
+    return [bot for _, bot in _entries(config)]
+
+
+def _entries(config: TournamentConfig) -> list[tuple[str, BotSpec]]:
+    """Every entrant with the path of its entry as written (a pattern repeats for its bots)."""
+    out: list[tuple[str, BotSpec]] = []
     origin: dict[str, str] = {}
     folder_mb = config.sandbox_limits().folder_mb
     for i, ref in enumerate(config.entrants):
+        pattern = glob.has_magic(ref.path)
         for folder in _expand(ref.path, config.base_dir, i):
             try:
                 bot = load_bot(folder, folder_mb)
             except ArenaError as exc:
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
             if bot.games and config.game not in bot.games:
-                if glob.has_magic(ref.path):
+                if pattern:
                     continue
                 raise ConfigError(f"entrants[{i}]: bot {bot.name!r} ({ref.path}) plays "
                                   f"{', '.join(bot.games)}, not {config.game}; its manifest "
                                   f"says so in 'games'")
-            if ref.name is not None:
+            if pattern:
+                name = pattern_name(ref.path, config.base_dir, folder, bot.name, ref.name)
+                problem = name_problem(name)
+                if problem:
+                    raise ConfigError(f"entrants[{i}]: the name made for {str(folder)!r}: "
+                                      f"{problem}; rename its folder")
+                bot = dataclasses.replace(bot, name=name)
+            elif ref.name is not None:
                 bot = dataclasses.replace(bot, name=ref.name)
             if bot.name in origin:
-                raise ConfigError(
-                    f"entrants[{i}]: two entrants are named {bot.name!r} ({origin[bot.name]} and "
-                    f"{bot.path}); give one a name: {{ path = \"{ref.path}\", name = \"...\" }}")
+                raise ConfigError(f"entrants[{i}]: two entrants are named {bot.name!r} "
+                                  f"({origin[bot.name]} and {bot.path}); {_rename_advice(i, ref)}")
             origin[bot.name] = str(bot.path)
-            bots.append(bot)
-    return bots
+            out.append((ref.path, bot))
+    return out
+
+
+def pattern_name(pattern: str, base_dir: Path, folder: Path, manifest_name: str,
+                 prefix: str | None = None) -> str:
+    """The name of a bot that the glob ``pattern`` found in ``folder``: the folder's path below
+    the pattern's fixed part (``ana`` for ``students/*``, ``ana.mybot`` for ``students/*/*``),
+    then its manifest name when that is not its folder's name (``ana.mybot`` for ``students/ana``
+    named ``mybot``), joined by dots, with every run of other characters than letters, digits,
+    '.', '-' and '_' made one '-'; ``prefix`` (the entry's ``name``) comes first.
+
+    It depends on nothing but the pattern, the folder and its manifest, so that a bot's name
+    stays the same whichever other bots the pattern finds (a stored tournament keeps its
+    entrants by name). ``bots/*`` enters each bundled bot under its own name."""
+    full = _full(pattern, base_dir)
+    fixed = 0
+    while fixed < len(full.parts) and not glob.has_magic(full.parts[fixed]):
+        fixed += 1
+    parts = list(Path(folder).relative_to(Path(*full.parts[:fixed])).parts)
+    if parts[-1] != manifest_name:
+        parts.append(manifest_name)
+    name = ".".join(re.sub(r"[^A-Za-z0-9._-]+", "-", part) for part in parts)
+    name = re.sub(r"^[^A-Za-z0-9]+", "", name)
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _rename_advice(index: int, ref: EntrantRef) -> str:
+    """How to tell two entrants apart by changing entry ``index`` (each way works as written)."""
+    if ref.name is not None:
+        return f"choose another name in entrants[{index}]"
+    path = json.dumps(ref.path)  # a TOML basic string too
+    if glob.has_magic(ref.path):
+        return ("give the pattern a name to put before the names of its bots: "
+                f"{{ path = {path}, name = \"...\" }}")
+    return f"give one a name: {{ path = {path}, name = \"...\" }}"
+
+
+def _full(pattern: str, base_dir: Path) -> Path:
+    full = Path(pattern).expanduser()
+    return full if full.is_absolute() else base_dir / full
 
 
 def _expand(pattern: str, base_dir: Path, index: int) -> list[Path]:
-    full = Path(pattern).expanduser()
-    if not full.is_absolute():
-        full = base_dir / full
+    full = _full(pattern, base_dir)
     if not glob.has_magic(pattern):
         if not full.is_dir():
-            raise ConfigError(f"entrants[{index}]: bot folder {pattern!r} does not exist "
-                              f"(looked in {full})")
+            raise ConfigError(f"entrants[{index}]: {not_a_folder(pattern, full)} (looked in {full})")
         return [full]
     found = sorted(Path(p) for p in glob.glob(str(full)) if (Path(p) / MANIFEST).is_file())
     if not found:
@@ -433,7 +490,4 @@ def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int
 
 def _flat_refs(config: TournamentConfig, count: int) -> list[str]:
     """The path as written of every resolved entrant (a glob repeats its pattern)."""
-    out: list[str] = []
-    for i, ref in enumerate(config.entrants):
-        out += [ref.path] * len(_expand(ref.path, config.base_dir, i))
-    return out[:count]
+    return [path for path, _ in _entries(config)][:count]

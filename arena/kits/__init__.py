@@ -13,19 +13,19 @@ notation), so that each game's notation is written once, for every language.
 """
 from __future__ import annotations
 
-import re
 import shutil
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
 import protocol
+from arena.bots import name_problem
 from arena.errors import ArenaError
 from arena.game import Game
+from arena.outputs import check_output_folder
 
 KITS = Path(__file__).resolve().parent
 SPEC = Path(protocol.__file__).resolve().parent / "SPEC.md"
-NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 
 
 @dataclass(frozen=True)
@@ -163,9 +163,10 @@ def write_kit(folder: str | Path, game: Game, lang: str, name: str | None = None
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ArenaError(f"{str(target)!r} already exists and is not an empty folder")
     name = name or target.resolve().name
-    if not NAME.match(name):
-        raise ArenaError(f"bot name {name!r}: use a letter, then letters, digits, '-' or '_' "
-                         "(at most 40); give one with --name")
+    problem = name_problem(name)
+    if problem:
+        raise ArenaError(f"{problem}; give one with --name")
+    check_output_folder(target, "bot folder")
     source = KITS / lang
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(source.rglob("*")):

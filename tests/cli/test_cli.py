@@ -75,6 +75,11 @@ def test_play_options_and_time_control_reach_the_match(tmp_path):
     (["play", "thousand", RANDOM, str(BOTS / "greedy"), RANDOM], "bot 'greedy'"),
     (["check", RANDOM, "--game", "block", "-o", "target=-3"], "option 'target': -3 is not allowed"),
     (["check", RANDOM], "say which game the bot plays"),
+    (["play", "block", RANDOM, RANDOM, "-t", "1"],
+     "time control '1': give the bank too, as MOVE+BANK in seconds: '1+10', or '1+0' for no bank"),
+    (["play", "block", RANDOM, str(BOTS / "random" / "bot.toml")],
+     "bot folder '" + str(BOTS / "random" / "bot.toml") + "' is a file, not a folder; give the "
+     "folder that holds bot.toml"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_code_2(args, words):
     result = CliRunner().invoke(cli, args)
@@ -156,9 +161,9 @@ def test_check_reports_problems_in_plain_words(fixture, words):
 
 @pytest.mark.parametrize("command", ["play", "check"])
 def test_bot_text_reaches_the_terminal_with_its_control_characters_visible(command):
-    """A bot's name and stderr may hold escape sequences (OSC window title and clipboard, DCS,
-    CSI, their C1 forms, a carriage return): every control character but newline and tab is shown
-    as \\xNN, so none reaches the terminal."""
+    """A bot's stderr may hold escape sequences (OSC window title and clipboard, DCS, CSI, their
+    C1 forms, a carriage return): every control character but newline and tab is shown as \\xNN,
+    so none reaches the terminal. (A name holding them is refused: see the name rule below.)"""
     bot = str(MISBEHAVING / "terminal_escapes")
     if command == "play":
         result = invoke("play", "block", bot, RANDOM)
@@ -169,7 +174,7 @@ def test_bot_text_reaches_the_terminal_with_its_control_characters_visible(comma
     assert "crash" in out.lower()
     for control in ("\x1b", "\x07", "\x9b", "\x9c", "\x9d", "\r"):
         assert control not in out, (control, out)
-    assert "\\x1b]0;pwned-title\\x07" in out          # the name, and the title in its stderr
+    assert "\\x1b]0;pwned-title\\x07" in out          # the title in its stderr
     assert "clipboard \\x1b]52;c;" in out and "\\x9b31m" in out
     assert "carriage\\x0dreturn and tab\tstay" in out
     assert surviving_children() == []
@@ -202,3 +207,64 @@ def test_play_passes_sandbox_limits_and_names_a_bad_one(tmp_path):
     assert "limits: memory 512 MiB, cpu 7 s" in record["statuses"][0]["stderr_tail"]
     bad = CliRunner().invoke(cli, ["play", "block", RANDOM, RANDOM, "--limits", "memory=5"])
     assert bad.exit_code == 2 and "unknown limit 'memory'" in bad.output
+
+
+def test_a_time_control_names_its_bank_even_when_there_is_none(tmp_path):
+    """'-t 1' is refused; its advice, '1+0', plays with a 1-second move and no bank."""
+    replay = tmp_path / "m.json"
+    result = invoke("play", "block", RANDOM, RANDOM, "-q", "-t", "1+0", "--replay", str(replay))
+    assert result.exit_code == 0, result.output
+    assert json.loads(replay.read_text())["time_control"]["bank_ms"] == 0
+
+
+def test_output_files_are_checked_before_the_first_move(tmp_path):
+    """A file or folder that cannot be written is one line and exit code 2, before any match."""
+    (tmp_path / "afile").write_text("")
+    config = tmp_path / "t.toml"
+    config.write_text(f'game = "block"\nentrants = ["{RANDOM}", "{RANDOM}"]\n'
+                      'output = "afile/results"\n')
+    cases = [
+        (["play", "block", RANDOM, RANDOM, "--replay", "/nonexistent/dir/x.json"],
+         "--replay '/nonexistent/dir/x.json': its folder '/nonexistent/dir' does not exist"),
+        (["play", "block", RANDOM, RANDOM, "--replay", str(tmp_path)],
+         f"--replay '{tmp_path}' is a folder; give the name of a file to write"),
+        (["play", "block", RANDOM, RANDOM, "--replay", str(tmp_path / "afile" / "x.json")],
+         f"'{tmp_path / 'afile'}' is a file, not a folder"),
+        (["tournament", "replay", str(tmp_path), "1", "--replay", "/nonexistent/dir/x.json"],
+         "--replay '/nonexistent/dir/x.json': its folder '/nonexistent/dir' does not exist"),
+        (["tournament", "run", str(config), "--output", str(tmp_path / "afile" / "out")],
+         f"--output '{tmp_path / 'afile' / 'out'}': '{tmp_path / 'afile'}' is a file, not a folder"),
+        (["tournament", "run", str(config)],
+         f"the config's 'output' '{tmp_path / 'afile' / 'results'}': '{tmp_path / 'afile'}' is a file"),
+        (["new-bot", str(tmp_path / "afile" / "bot"), "--game", "block", "--lang", "python"],
+         f"bot folder '{tmp_path / 'afile' / 'bot'}': '{tmp_path / 'afile'}' is a file, not a folder"),
+    ]
+    for args, words in cases:
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert words in result.output, (args, result.output)
+        assert result.output.count("\n") == 1 and "Traceback" not in result.output
+        assert "seat 0" not in result.output  # no match began
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "t.toml"]
+
+
+def test_one_rule_for_bot_names(tmp_path):
+    """`play` and `new-bot` take the same names: a space, or a control character, is refused by
+    both in the same words, shown visibly."""
+    for name, shown in (("my bot", "'my bot'"), ("esc\x1b]0;title\x07", "'esc\\x1b]0;title\\x07'")):
+        bot = tmp_path / "bot"
+        shutil.rmtree(bot, ignore_errors=True)
+        bot.mkdir()
+        (bot / "bot.toml").write_text(f'name = {json.dumps(name)}\ncommand = "python3 main.py"\n')
+        (bot / "main.py").write_text("")
+        played = CliRunner().invoke(cli, ["play", "block", str(bot), RANDOM])
+        made = CliRunner().invoke(cli, ["new-bot", str(tmp_path / "new"), "--game", "block",
+                                        "--lang", "python", "--name", name])
+        for result in (played, made):
+            assert result.exit_code == 2, result.output
+            assert f"bot name {shown} is not allowed: use 1 to 64 letters" in result.output
+            assert "\x1b" not in result.output and result.output.count("\n") == 1
+    made = invoke("new-bot", str(tmp_path / "new"), "--game", "block", "--lang", "python",
+                  "--name", "ana.my_bot-2")
+    assert made.exit_code == 0, made.output
+    assert "ana.my_bot-2" in invoke("play", "block", str(tmp_path / "new"), RANDOM, "-q").output

@@ -7,6 +7,7 @@ test session); the toolchains come from scripts/install-system-packages.sh (Debi
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -74,6 +75,22 @@ def test_readme_explains_the_game_from_the_spec(game_name, tmp_path):
         code = (folder / LANGUAGES[lang].code).read_text(encoding="utf-8")
         assert "{{name}}" not in code and "{{game}}" not in code
         assert "choose" in code
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_readme_says_what_every_observation_field_holds(game_name):
+    """Every field of a real observation has a row of the README's table: its type and meaning,
+    not only its name."""
+    game = GAMES[game_name]
+    rows = {}
+    for line in game_section(game).splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) >= 3 and all(cells[1:]):
+            for field_name in re.findall(r"`([a-z_]+)`", cells[0]):
+                rows[field_name] = cells
+    state = game.new_match(game.make_options(game.default_players), 1)
+    observation = state.observation(state.current_player())
+    assert sorted(set(observation) - set(rows)) == []
 
 
 def test_new_bot_command(tmp_path):

@@ -1,6 +1,7 @@
 """The TOML config: defaults, the documented example, and one clear error per kind of bad input."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from tournaments.config import (
 )
 from tournaments.run import prepare
 
-from .conftest import small_config, write_config
+from .conftest import make_bot, small_config, write_config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,6 +86,12 @@ BAD = [
     ({"entrants": []}, "'entrants' is empty"),
     ({"entrants": [3]}, "'entrants[0]' must be a bot folder path or a table"),
     ({"entrants": [{"name": "x"}]}, "missing key 'entrants[0].path'"),
+    ({"entrants": [{"path": "x", "name": "my bot"}]},
+     "'entrants[0].name': bot name 'my bot' is not allowed: use 1 to 64 letters"),
+    ({"options": {"target": "100"}},
+     "[options]: option 'target' must be an integer, got the string '100' (write it without quotes)"),
+    ({"options": {"single_deal": "true"}},
+     "[options]: option 'single_deal' must be true or false, got the string 'true'"),
 ]
 
 
@@ -108,6 +115,10 @@ def test_bad_config_is_one_clear_error_naming_the_key(tmp_path: Path, bots: dict
 def test_missing_bot_folder_names_the_path(tmp_path: Path, bots: dict[str, Path]) -> None:
     data = small_config([bots["alpha"], tmp_path / "nowhere"])
     with pytest.raises(ConfigError, match=re.escape("entrants[1]: bot folder")):
+        prepare(load_config(write_config(tmp_path / "t.toml", data)))
+    data = small_config([bots["alpha"], bots["beta"] / "main.py"])
+    with pytest.raises(ConfigError, match=re.escape("main.py' is a file, not a folder; give the "
+                                                    "folder that holds bot.toml")):
         prepare(load_config(write_config(tmp_path / "t.toml", data)))
     data = small_config([bots["alpha"], "../nothing/*"])
     with pytest.raises(ConfigError, match=re.escape("pattern '../nothing/*' matches no bot folder")):
@@ -156,3 +167,125 @@ def test_a_glob_enters_only_the_bots_that_play_the_game(tmp_path: Path) -> None:
                         {"game": "thousand", "entrants": [str(bundled / "greedy"), str(bundled / "random")]})
     with pytest.raises(ConfigError, match=r"entrants\[0\]: bot 'greedy' .* plays block, not thousand"):
         resolve_entrants(load_config(path))
+
+
+def test_options_are_typed_values_in_toml(tmp_path: Path, bots: dict[str, Path]) -> None:
+    """A TOML value has its type; the words of an option's default still stand for it."""
+    data = small_config([bots["alpha"], bots["beta"]], options={"target": 100, "hand_size": "default"})
+    config = load_config(write_config(tmp_path / "t.toml", data))
+    assert config.options["target"] == 100 and config.options["hand_size"] == "default"
+
+
+def kit(folder: Path, name: str = "mybot") -> Path:
+    """A bot folder whose manifest names it ``name`` (as `arena new-bot --name` writes it)."""
+    folder.mkdir(parents=True)
+    (folder / "main.py").write_text("from protocol.sdk import run\nrun(lambda o, l: l[0])\n")
+    (folder / "bot.toml").write_text(f'name = "{name}"\ncommand = "python3 main.py"\n')
+    return folder
+
+
+def names(tmp_path: Path, entrants: list) -> list[str]:
+    path = write_config(tmp_path / "t.toml", {"game": "block", "entrants": entrants})
+    return [b.name for b in resolve_entrants(load_config(path))]
+
+
+def test_kits_that_share_a_name_enter_by_their_folders(tmp_path: Path) -> None:
+    """Three students' bots all named 'mybot' enter as ana.mybot, bob.mybot, cy.mybot, whether
+    the bot is the student's folder or a folder in it."""
+    for student in ("ana", "bob", "cy"):
+        kit(tmp_path / "students" / student)
+        kit(tmp_path / "nested" / student / "mybot")
+    assert names(tmp_path, ["students/*"]) == ["ana.mybot", "bob.mybot", "cy.mybot"]
+    assert names(tmp_path, ["nested/*/*"]) == ["ana.mybot", "bob.mybot", "cy.mybot"]
+    bundled = ROOT / "bots"
+    assert names(tmp_path, [f"{bundled}/*"]) == [b.name for b in bundled_bots("block")]
+
+
+def test_a_bot_keeps_its_name_when_others_join(tmp_path: Path) -> None:
+    """A name depends only on the pattern and the bot's own folder: a bot that joins later, with
+    the same manifest name, renames no one (the store keeps entrants by name)."""
+    kit(tmp_path / "students" / "ana")
+    assert names(tmp_path, ["students/*"]) == ["ana.mybot"]
+    kit(tmp_path / "students" / "mybot")
+    kit(tmp_path / "students" / "zoe")
+    kit(tmp_path / "students" / "odd folder!", "other")
+    assert names(tmp_path, ["students/*"]) == ["ana.mybot", "mybot", "odd-folder-.other", "zoe.mybot"]
+
+
+def test_a_name_given_to_a_pattern_goes_before_its_bots_names(tmp_path: Path) -> None:
+    kit(tmp_path / "a" / "ana")
+    kit(tmp_path / "b" / "ana")
+    assert names(tmp_path, ["a/*", {"path": "b/*", "name": "b"}]) == ["ana.mybot", "b.ana.mybot"]
+
+
+ADVICE = re.compile(r"entrants\[(\d+)\]: two entrants are named .*; (?:give (?:one|the pattern) a "
+                    r"name.*: \{ path = (\".*\"), name = \"\.\.\.\" \}|choose another name in "
+                    r"entrants\[(\d+)\])$")
+
+
+@pytest.mark.parametrize("entrants", [
+    ["bots/alpha", "bots/alpha"],                              # one folder twice
+    ["a/*", "b/*"],                                            # two patterns, the same folders
+    ["bots/*", "bots/alpha"],                                  # a pattern and a folder
+    ["bots/alpha", "bots/*"],                                  # a folder and a pattern
+    ["bots/alpha", {"path": "bots/beta", "name": "alpha"}],    # a name taken
+    [{"path": "a/*", "name": "b"}, {"path": "bots/beta", "name": "b.ana.mybot"}],
+    [{"path": "bots/beta", "name": "b.ana.mybot"}, {"path": "a/*", "name": "b"}],
+], ids=["folder-twice", "patterns", "pattern-folder", "folder-pattern", "name-taken",
+        "name-of-a-pattern's-bot", "pattern's-name"])
+def test_the_advice_for_two_entrants_of_one_name_works(tmp_path: Path, entrants: list) -> None:
+    """Each collision's advice, followed as written (a name in place of "..."), is accepted."""
+    make_bot(tmp_path / "bots", "alpha")
+    make_bot(tmp_path / "bots", "beta")
+    kit(tmp_path / "a" / "ana")
+    kit(tmp_path / "b" / "ana")
+    for attempt in range(3):
+        try:
+            names(tmp_path, entrants)
+            break
+        except ConfigError as exc:
+            advice = ADVICE.search(str(exc))
+            assert advice, str(exc)
+            index = int(advice.group(1))
+            assert advice.group(3) in (None, advice.group(1))
+            if advice.group(2):
+                entrants[index] = {"path": json.loads(advice.group(2)), "name": f"n{attempt}"}
+            else:
+                entrants[index] = {**entrants[index], "name": f"n{attempt}"}
+    else:
+        pytest.fail(f"the advice did not lead to a config that loads: {entrants}")
+    assert attempt > 0
+
+
+@pytest.mark.parametrize("key, bad, fixed, message", [
+    ("time_control", "1", "1+0", "time control '1': give the bank too, as MOVE+BANK in seconds: "
+                                 "'1+10', or '1+0' for no bank"),
+    ("cluster", " ", None, "'cluster' is empty; give a Dask scheduler address such as "
+                           "'tcp://HOST:8786', or leave the key out"),
+    ("options", {"target": "61"}, {"target": 61}, "option 'target' must be an integer, got the "
+                                                  "string '61' (write it without quotes)"),
+    ("entrants", ["../bots/alpha", 7], ["../bots/alpha", {"path": "../bots/beta", "name": "b"}],
+     "'entrants[1]' must be a bot folder path or a table { path = ..., name = ... }"),
+])
+def test_the_advice_of_a_config_error_works(tmp_path: Path, bots: dict[str, Path], key: str,
+                                            bad, fixed, message: str) -> None:
+    """An error that says what to write is right: written so, the config loads."""
+    data = small_config([bots["alpha"], bots["beta"]])
+    data[key] = bad
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load_config(write_config(tmp_path / "conf" / "t.toml", data))
+    if fixed is None:
+        del data[key]
+    else:
+        data[key] = fixed
+    resolve_entrants(load_config(write_config(tmp_path / "conf" / "t.toml", data)))
+
+
+def test_a_name_made_from_a_long_folder_is_refused_until_the_folder_is_renamed(tmp_path: Path) -> None:
+    long = tmp_path / "students" / ("a" * 60)
+    kit(long)
+    with pytest.raises(ConfigError, match=r"entrants\[0\]: the name made for .* is not allowed: "
+                                          r"use 1 to 64 .*; rename its folder$"):
+        names(tmp_path, ["students/*"])
+    long.rename(tmp_path / "students" / "ana")
+    assert names(tmp_path, ["students/*"]) == ["ana.mybot"]
