@@ -80,7 +80,7 @@ def bundled(name: str, game_name: str, seed: int | str, options=None):
             return sum(int(h) for h in tile.split("-")) if "-" in tile else -1
         return lambda obs, legal: max(legal, key=pips)
     if name in ("thousand", "thousand_bold"):
-        return _load(name).Strategy(1.15 if name == "thousand_bold" else 1.0).choose
+        return _load("thousand").Strategy(1.15 if name == "thousand_bold" else 1.0).choose
     if name in ("threshold", "threshold-200"):
         limit = 200 if name == "threshold-200" else 300
         choose = _load("threshold", "main").choose

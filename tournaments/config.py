@@ -7,16 +7,13 @@ config means the same thing whatever the working directory.
 from __future__ import annotations
 
 import dataclasses
-import glob
-import json
 import os
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots import MANIFEST, BotSpec, load_bot, name_problem, not_a_folder
+from arena.bots import name_problem
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.games import get_game
@@ -94,6 +91,8 @@ ENTRANT_KEYS = _keys(
     Key("path", (str,), None, "Bot folder, or glob pattern.", required=True),
     Key("name", (str,), None, "A folder's name in this tournament (default: its manifest name); "
                               "for a pattern, a name put before the names of the bots it finds."),
+    Key("args", (list,), [], "Arguments added to the end of the bot's command (its manifest's "
+                             "'command'), e.g. [\"--boldness\", \"1.15\"]."),
 )
 # keys that do not change which matches are played
 IDENTITY_EXCLUDES = ("workers", "cores_per_match", "output", "cluster")
@@ -101,10 +100,24 @@ IDENTITY_EXCLUDES = ("workers", "cores_per_match", "output", "cluster")
 
 @dataclass(frozen=True)
 class EntrantRef:
-    """An entrant as written in the config: a folder (or glob pattern) and an optional name."""
+    """An entrant as written in the config: a folder (or glob pattern), an optional name, and
+    arguments added to its command."""
 
     path: str
     name: str | None = None
+    args: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the store keeps it; ``args`` only when given, so that a store written before
+        entrants had arguments is still the same tournament."""
+        data: dict[str, Any] = {"path": self.path, "name": self.name}
+        if self.args:
+            data["args"] = list(self.args)
+        return data
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> "EntrantRef":
+        return EntrantRef(data["path"], data.get("name"), tuple(data.get("args", ())))
 
 
 @dataclass(frozen=True)
@@ -141,7 +154,7 @@ class TournamentConfig:
         return {
             "name": self.name, "game": self.game, "seed": self.seed, "workers": self.workers,
             "cores_per_match": self.cores_per_match, "output": self.output,
-            "entrants": [{"path": e.path, "name": e.name} for e in self.entrants],
+            "entrants": [e.to_dict() for e in self.entrants],
             "options": dict(self.options),
             "format": {**dataclasses.asdict(self.format), "candidates": list(self.format.candidates)},
             "time_control": dataclasses.asdict(self.time_control),
@@ -167,7 +180,7 @@ class TournamentConfig:
         return TournamentConfig(
             name=data["name"], game=data["game"], seed=data["seed"], workers=data["workers"],
             cores_per_match=data.get("cores_per_match", 1), output=data["output"],
-            entrants=tuple(EntrantRef(e["path"], e.get("name")) for e in data["entrants"]),
+            entrants=tuple(EntrantRef.from_dict(e) for e in data["entrants"]),
             options=dict(data["options"]), format=FormatConfig(**fmt),
             time_control=TimeControl(**data["time_control"]), limits=dict(data["limits"]),
             draw_probability=data["ratings"].get("draw_probability"),
@@ -345,10 +358,13 @@ def _check_entrants(data: list[Any], source: str) -> tuple[EntrantRef, ...]:
             problem = name_problem(entry["name"]) if entry["name"] is not None else None
             if problem:
                 raise ConfigError(f"{source}: 'entrants[{i}].name': {problem}")
-            refs.append(EntrantRef(entry["path"], entry["name"]))
+            if not all(isinstance(a, str) for a in entry["args"]):
+                raise ConfigError(f"{source}: 'entrants[{i}].args' must be a list of strings, "
+                                  f"got {entry['args']!r}")
+            refs.append(EntrantRef(entry["path"], entry["name"], tuple(entry["args"])))
         else:
             raise ConfigError(f"{source}: 'entrants[{i}]' must be a bot folder path or a table "
-                              f"{{ path = ..., name = ... }}, got {item!r}")
+                              f"{{ path = ..., name = ..., args = [...] }}, got {item!r}")
     if not refs:
         raise ConfigError(f"{source}: 'entrants' is empty")
     return tuple(refs)
@@ -359,135 +375,3 @@ def _game(name: str, source: str) -> Game:
         return get_game(name)
     except ArenaError as exc:
         raise ConfigError(f"{source}: 'game': {exc}") from None
-
-
-# ----- resolving -----------------------------------------------------------------------------
-
-def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
-    """Load every entrant's bot folder (globs expanded, sorted); names must be unique.
-
-    A bot whose manifest lists the games it plays, without this one, is left out of a glob
-    pattern ("../bots/*" enters the bots that play the game) and refused when named alone.
-    A bot found by a pattern is named by :func:`pattern_name`.
-    """
-    return [bot for _, bot in _entries(config)]
-
-
-def _entries(config: TournamentConfig) -> list[tuple[str, BotSpec]]:
-    """Every entrant with the path of its entry as written (a pattern repeats for its bots)."""
-    out: list[tuple[str, BotSpec]] = []
-    origin: dict[str, str] = {}
-    folder_mb = config.sandbox_limits().folder_mb
-    for i, ref in enumerate(config.entrants):
-        pattern = glob.has_magic(ref.path)
-        for folder in _expand(ref.path, config.base_dir, i):
-            try:
-                bot = load_bot(folder, folder_mb)
-            except ArenaError as exc:
-                raise ConfigError(f"entrants[{i}]: {exc}") from None
-            if bot.games and config.game not in bot.games:
-                if pattern:
-                    continue
-                raise ConfigError(f"entrants[{i}]: bot {bot.name!r} ({ref.path}) plays "
-                                  f"{', '.join(bot.games)}, not {config.game}; its manifest "
-                                  f"says so in 'games'")
-            if pattern:
-                name = pattern_name(ref.path, config.base_dir, folder, bot.name, ref.name)
-                problem = name_problem(name)
-                if problem:
-                    raise ConfigError(f"entrants[{i}]: the name made for {str(folder)!r}: "
-                                      f"{problem}; rename its folder")
-                bot = dataclasses.replace(bot, name=name)
-            elif ref.name is not None:
-                bot = dataclasses.replace(bot, name=ref.name)
-            if bot.name in origin:
-                raise ConfigError(f"entrants[{i}]: two entrants are named {bot.name!r} "
-                                  f"({origin[bot.name]} and {bot.path}); {_rename_advice(i, ref)}")
-            origin[bot.name] = str(bot.path)
-            out.append((ref.path, bot))
-    return out
-
-
-def pattern_name(pattern: str, base_dir: Path, folder: Path, manifest_name: str,
-                 prefix: str | None = None) -> str:
-    """The name of a bot that the glob ``pattern`` found in ``folder``: the folder's path below
-    the pattern's fixed part (``ana`` for ``students/*``, ``ana.mybot`` for ``students/*/*``),
-    then its manifest name when that is not its folder's name (``ana.mybot`` for ``students/ana``
-    named ``mybot``), joined by dots, with every run of other characters than letters, digits,
-    '.', '-' and '_' made one '-'; ``prefix`` (the entry's ``name``) comes first.
-
-    It depends on nothing but the pattern, the folder and its manifest, so that a bot's name
-    stays the same whichever other bots the pattern finds (a stored tournament keeps its
-    entrants by name). ``bots/*`` enters each bundled bot under its own name."""
-    full = _full(pattern, base_dir)
-    fixed = 0
-    while fixed < len(full.parts) and not glob.has_magic(full.parts[fixed]):
-        fixed += 1
-    parts = list(Path(folder).relative_to(Path(*full.parts[:fixed])).parts)
-    if parts[-1] != manifest_name:
-        parts.append(manifest_name)
-    name = ".".join(re.sub(r"[^A-Za-z0-9._-]+", "-", part) for part in parts)
-    name = re.sub(r"^[^A-Za-z0-9]+", "", name)
-    return f"{prefix}.{name}" if prefix else name
-
-
-def _rename_advice(index: int, ref: EntrantRef) -> str:
-    """How to tell two entrants apart by changing entry ``index`` (each way works as written)."""
-    if ref.name is not None:
-        return f"choose another name in entrants[{index}]"
-    path = json.dumps(ref.path)  # a TOML basic string too
-    if glob.has_magic(ref.path):
-        return ("give the pattern a name to put before the names of its bots: "
-                f"{{ path = {path}, name = \"...\" }}")
-    return f"give one a name: {{ path = {path}, name = \"...\" }}"
-
-
-def _full(pattern: str, base_dir: Path) -> Path:
-    full = Path(pattern).expanduser()
-    return full if full.is_absolute() else base_dir / full
-
-
-def _expand(pattern: str, base_dir: Path, index: int) -> list[Path]:
-    full = _full(pattern, base_dir)
-    if not glob.has_magic(pattern):
-        if not full.is_dir():
-            raise ConfigError(f"entrants[{index}]: {not_a_folder(pattern, full)} (looked in {full})")
-        return [full]
-    found = sorted(Path(p) for p in glob.glob(str(full)) if (Path(p) / MANIFEST).is_file())
-    if not found:
-        raise ConfigError(f"entrants[{index}]: pattern {pattern!r} matches no bot folder "
-                          f"(a folder with a {MANIFEST}) under {base_dir}")
-    return found
-
-
-def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int, ...]:
-    """Enough entrants for the format; returns the candidates' indexes (gauntlet)."""
-    f = config.format
-    if f.type == ROUND_ROBIN:
-        if len(names) < max(2, f.players):
-            raise ConfigError(f"'entrants': {len(names)} entrant(s) for tables of {f.players}; "
-                              f"a round-robin needs at least {max(2, f.players)}")
-        return ()
-    by_name = {n: i for i, n in enumerate(names)}
-    candidates: list[int] = []
-    for c in f.candidates:
-        index = by_name.get(c)
-        if index is None:
-            matches = [i for i, ref in enumerate(_flat_refs(config, len(names))) if ref == c]
-            if not matches:
-                raise ConfigError(f"'format.candidates': {c!r} is not an entrant; "
-                                  f"entrants: {', '.join(names)}")
-            index = matches[0]
-        if index in candidates:
-            raise ConfigError(f"'format.candidates': {c!r} is listed twice")
-        candidates.append(index)
-    field_size = len(names) - len(candidates)
-    if field_size < f.players - 1:
-        raise ConfigError(f"'entrants': a gauntlet with tables of {f.players} needs at least "
-                          f"{f.players - 1} entrant(s) besides the candidates; there are {field_size}")
-    return tuple(sorted(candidates))
-
-
-def _flat_refs(config: TournamentConfig, count: int) -> list[str]:
-    """The path as written of every resolved entrant (a glob repeats its pattern)."""
-    return [path for path, _ in _entries(config)][:count]

@@ -28,9 +28,8 @@ from arena.game import SEED_BITS
 from arena.games import get_game
 from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers, play_job
-from tournaments.config import (
-    ConfigError, TournamentConfig, check_entrant_count, resolve_entrants,
-)
+from tournaments.config import ConfigError, TournamentConfig
+from tournaments.entrants import check_entrant_count, resolve_entrants
 from tournaments.progress import Progress
 from tournaments.ratings import estimate_draw_probability
 from tournaments.schedule import Schedule, ScheduledMatch, make_schedule

@@ -1,4 +1,5 @@
-"""The heuristic Thousand bot: the play is in strategy.py; ``--boldness X`` scales its bidding."""
+"""The heuristic Thousand bot: the play is in strategy.py; ``--boldness X`` scales its bidding
+(default 1.0; a tournament's entrant can add it: ``args = ["--boldness", "1.15"]``)."""
 import sys
 
 from protocol.sdk import run

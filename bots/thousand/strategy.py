@@ -3,7 +3,7 @@ its marriages, passes its cheapest cards, keeps aces, tens and marriages, declar
 whenever it leads, takes tricks that carry points cheaply and throws low cards otherwise.
 
 ``Strategy(boldness)``: boldness scales the hand estimate used for bidding and raising (1.0 is
-the default player; the `thousand_bold` bot folder runs 1.15). Standard library only.
+the default player; the README's `thousand_bold` entrant runs 1.15). Standard library only.
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Dice 1000: roll until the turn total reaches a fixed threshold, then stop as soon as stopping
-is legal. The threshold is the command's argument (``python3 main.py 300``; default 300)."""
+is legal. The threshold is the command's last argument (``python3 main.py 200``; default 300), so
+that a tournament's entrant can set it: ``args = ["200"]``."""
 import sys
 
 THRESHOLD = 300
@@ -16,5 +17,5 @@ if __name__ == "__main__":
     from protocol.sdk import run
 
     if len(sys.argv) > 1:
-        THRESHOLD = int(sys.argv[1])
+        THRESHOLD = int(sys.argv[-1])
     run(choose)

@@ -6,6 +6,7 @@ as soon as the claim is significant (tests/sequential.py), at most 1,000 pairs.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import random
 from pathlib import Path
@@ -113,12 +114,6 @@ def test_threshold_stops_at_its_setting():
     assert THRESHOLD.choose({"turn": {"total": 500}}, ["roll"], 300) == "roll"
 
 
-def test_threshold_folders_share_the_code_and_differ_in_the_argument():
-    assert (BOTS / "threshold" / "main.py").read_bytes() == (BOTS / "threshold-200" / "main.py").read_bytes()
-    assert load_bot(BOTS / "threshold").command == ("python3", "main.py", "300")
-    assert load_bot(BOTS / "threshold-200").command == ("python3", "main.py", "200")
-
-
 def position_obs(**changes):
     obs = {"seat": 0, "num_players": 2, "to_move": 0, "first": 0, "round": 5,
            "scores": [100, 100], "opened": [True, True], "bolts": [0, 0], "on_barrel": [False, False],
@@ -157,8 +152,16 @@ def test_expecti_knows_the_barrel_chance():
 
 
 @pytest.mark.slow  # a real match through the referee
-@pytest.mark.parametrize("folder", ["threshold", "threshold-200", "expecti"])
-def test_bot_runs_as_a_process_through_the_referee(folder):
+@pytest.mark.parametrize("folder, args", [("threshold", ()), ("threshold", ("200",)), ("expecti", ())])
+def test_bot_runs_as_a_process_through_the_referee(folder, args):
+    """``args`` as a tournament entrant adds them (``args = ["200"]``): the threshold bot stops
+    at its command's last argument, 300 by default."""
     bot, rnd = load_bot(BOTS / folder), load_bot(BOTS / "random")
-    record = play_match("dice-1000", [bot, rnd], seed=3)
+    bot = dataclasses.replace(bot, command=bot.command + args)
+    record = play_match("dice-1000", [bot, rnd], seed=6)
     assert [s.status for s in record.statuses] == [OK, OK], record.statuses
+    if folder == "threshold":  # (seed 6: it stops at 375 with 300, from 200 up with 200)
+        limit = int(args[0]) if args else 300
+        stops = [e["turn_total"] for e in record.events
+                 if e["type"] == "action" and e["seat"] == 0 and e["action"] == "stop"]
+        assert stops and limit <= min(stops) < limit + 100, stops

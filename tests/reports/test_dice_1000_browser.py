@@ -16,7 +16,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
         "name": "Dice night",
         "game": "dice-1000",
         "seed": 5,
-        "entrants": [str(ROOT / "bots" / "expecti"), str(ROOT / "bots" / "threshold-200")],
+        "entrants": [str(ROOT / "bots" / "expecti"), {"path": str(ROOT / "bots" / "threshold"), "name": "threshold-200",
+                                                         "args": ["200"]}],
         "format": {"players": 2, "rounds": 1},
         "time_control": {"move_ms": 2000, "bank_ms": 20000, "startup_ms": 15000},
     }, "dice")

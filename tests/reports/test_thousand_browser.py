@@ -19,7 +19,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
         "game": "thousand",
         "seed": 5,
         "options": {"max_deals": 3},
-        "entrants": [str(ROOT / "bots" / "thousand"), str(ROOT / "bots" / "thousand_bold"),
+        "entrants": [str(ROOT / "bots" / "thousand"), {"path": str(ROOT / "bots" / "thousand"), "name": "thousand_bold",
+                                                          "args": ["--boldness", "1.15"]},
                      str(ROOT / "bots" / "random")],
         "format": {"players": 3, "rounds": 1},
     }, "thousand")

@@ -78,7 +78,7 @@ def write_config(path: Path, data: dict[str, Any]) -> Path:
 def small_config(entrants: list[Any], **overrides: Any) -> dict[str, Any]:
     """A quick Block tournament: one deal per match."""
     data: dict[str, Any] = {
-        "name": "test", "game": "block", "seed": 7, "entrants": [str(e) for e in entrants],
+        "name": "test", "game": "block", "seed": 7, "entrants": [e if isinstance(e, dict) else str(e) for e in entrants],
         "options": {"single_deal": True},
         "format": {"type": "round-robin", "players": 2, "rounds": 1},
         "time_control": {"move_ms": 2000, "bank_ms": 5000, "startup_ms": 10000},

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import bundled_bots
+from arena.bots import bundled_bots, load_bot
 from arena.games import GAMES
 from tournaments.config import (
-    FORMAT_KEYS, RATINGS_KEYS, TIME_CONTROL_KEYS, TOP_KEYS, ConfigError, load_config,
-    resolve_entrants,
+    FORMAT_KEYS, RATINGS_KEYS, TIME_CONTROL_KEYS, TOP_KEYS, ConfigError, TournamentConfig, load_config,
 )
+from tournaments.entrants import resolve_entrants
 from tournaments.run import prepare
 
 from .conftest import make_bot, small_config, write_config
@@ -55,6 +55,28 @@ def test_without_players_a_tournament_plays_the_games_default_count(tmp_path: Pa
         assert load_config(path).format.players == game.default_players
 
 
+def test_an_entrant_adds_arguments_to_its_bots_command(tmp_path: Path, bots: dict[str, Path]) -> None:
+    """One folder entered twice, once with arguments: two entrants, one command longer."""
+    data = small_config([bots["alpha"], {"path": str(bots["alpha"]), "name": "alpha_bold",
+                                         "args": ["--boldness", "1.15"]}, bots["beta"]])
+    config = load_config(write_config(tmp_path / "t.toml", data))
+    alpha, bold, beta = resolve_entrants(config)
+    assert bold.name == "alpha_bold" and bold.path == alpha.path
+    assert bold.command == alpha.command + ("--boldness", "1.15")
+    assert beta.command == load_bot(bots["beta"]).command
+    assert config.to_dict()["entrants"][1]["args"] == ["--boldness", "1.15"]
+    assert "args" not in config.to_dict()["entrants"][0]  # a store kept before args matches
+
+
+def test_a_store_written_before_entrants_had_arguments_is_the_same_tournament(
+        tmp_path: Path, bots: dict[str, Path]) -> None:
+    config = load_config(write_config(tmp_path / "t.toml", small_config([bots["alpha"], bots["beta"]])))
+    stored = config.to_dict()
+    for entry in stored["entrants"]:
+        assert set(entry) == {"path", "name"}  # what older stores hold
+    assert TournamentConfig.from_dict(stored).identity() == config.identity()
+
+
 def test_time_control_as_text(tmp_path: Path, bots: dict[str, Path]) -> None:
     data = small_config([bots["alpha"], bots["beta"]], time_control="0.5+3")
     config = load_config(write_config(tmp_path / "t.toml", data))
@@ -88,6 +110,9 @@ BAD = [
     ({"entrants": [{"name": "x"}]}, "missing key 'entrants[0].path'"),
     ({"entrants": [{"path": "x", "name": "my bot"}]},
      "'entrants[0].name': bot name 'my bot' is not allowed: use 1 to 64 letters"),
+    ({"entrants": [{"path": "x", "args": "--bold"}]}, "'entrants[0].args' must be an array, got str"),
+    ({"entrants": [{"path": "x", "args": ["--depth", 3]}]},
+     "'entrants[0].args' must be a list of strings, got ['--depth', 3]"),
     ({"options": {"target": "100"}},
      "[options]: option 'target' must be an integer, got the string '100' (write it without quotes)"),
     ({"options": {"single_deal": "true"}},
@@ -265,7 +290,7 @@ def test_the_advice_for_two_entrants_of_one_name_works(tmp_path: Path, entrants:
     ("options", {"target": "61"}, {"target": 61}, "option 'target' must be an integer, got the "
                                                   "string '61' (write it without quotes)"),
     ("entrants", ["../bots/alpha", 7], ["../bots/alpha", {"path": "../bots/beta", "name": "b"}],
-     "'entrants[1]' must be a bot folder path or a table { path = ..., name = ... }"),
+     "'entrants[1]' must be a bot folder path or a table { path = ..., name = ..., args = [...] }"),
 ])
 def test_the_advice_of_a_config_error_works(tmp_path: Path, bots: dict[str, Path], key: str,
                                             bad, fixed, message: str) -> None:

@@ -1,0 +1,150 @@
+"""The entrants of a tournament: each entry of the config's ``entrants`` resolved to bots.
+
+An entry is a bot folder or a glob pattern of folders, with an optional name and arguments. Every
+folder is loaded and checked (its manifest, that it plays the game); a pattern names each bot it
+finds by its folder (:func:`pattern_name`), and two entrants never share a name. Every problem is
+a :class:`ConfigError` naming the entry (``entrants[2]``) and, where it helps, how to fix it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import glob
+import json
+import re
+from pathlib import Path
+
+from arena.bots import MANIFEST, BotSpec, load_bot, name_problem, not_a_folder
+from arena.errors import ArenaError
+from tournaments.config import ROUND_ROBIN, ConfigError, EntrantRef, TournamentConfig
+
+
+def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
+    """Load every entrant's bot folder (globs expanded, sorted); names must be unique.
+
+    A bot whose manifest lists the games it plays, without this one, is left out of a glob
+    pattern ("../bots/*" enters the bots that play the game) and refused when named alone.
+    A bot found by a pattern is named by :func:`pattern_name`.
+    """
+    return [bot for _, bot in _entries(config)]
+
+
+def _entries(config: TournamentConfig) -> list[tuple[str, BotSpec]]:
+    """Every entrant with the path of its entry as written (a pattern repeats for its bots)."""
+    out: list[tuple[str, BotSpec]] = []
+    origin: dict[str, str] = {}
+    folder_mb = config.sandbox_limits().folder_mb
+    for i, ref in enumerate(config.entrants):
+        pattern = glob.has_magic(ref.path)
+        for folder in _expand(ref.path, config.base_dir, i):
+            try:
+                bot = load_bot(folder, folder_mb)
+            except ArenaError as exc:
+                raise ConfigError(f"entrants[{i}]: {exc}") from None
+            if bot.games and config.game not in bot.games:
+                if pattern:
+                    continue
+                raise ConfigError(f"entrants[{i}]: bot {bot.name!r} ({ref.path}) plays "
+                                  f"{', '.join(bot.games)}, not {config.game}; its manifest "
+                                  f"says so in 'games'")
+            if pattern:
+                name = pattern_name(ref.path, config.base_dir, folder, bot.name, ref.name)
+                problem = name_problem(name)
+                if problem:
+                    raise ConfigError(f"entrants[{i}]: the name made for {str(folder)!r}: "
+                                      f"{problem}; rename its folder")
+                bot = dataclasses.replace(bot, name=name)
+            elif ref.name is not None:
+                bot = dataclasses.replace(bot, name=ref.name)
+            if ref.args:
+                bot = dataclasses.replace(bot, command=bot.command + ref.args)
+            if bot.name in origin:
+                raise ConfigError(f"entrants[{i}]: two entrants are named {bot.name!r} "
+                                  f"({origin[bot.name]} and {bot.path}); {_rename_advice(i, ref)}")
+            origin[bot.name] = str(bot.path)
+            out.append((ref.path, bot))
+    return out
+
+
+def pattern_name(pattern: str, base_dir: Path, folder: Path, manifest_name: str,
+                 prefix: str | None = None) -> str:
+    """The name of a bot that the glob ``pattern`` found in ``folder``: the folder's path below
+    the pattern's fixed part (``ana`` for ``students/*``, ``ana.mybot`` for ``students/*/*``),
+    then its manifest name when that is not its folder's name (``ana.mybot`` for ``students/ana``
+    named ``mybot``), joined by dots, with every run of other characters than letters, digits,
+    '.', '-' and '_' made one '-'; ``prefix`` (the entry's ``name``) comes first.
+
+    It depends on nothing but the pattern, the folder and its manifest, so that a bot's name
+    stays the same whichever other bots the pattern finds (a stored tournament keeps its
+    entrants by name). ``bots/*`` enters each bundled bot under its own name."""
+    full = _full(pattern, base_dir)
+    fixed = 0
+    while fixed < len(full.parts) and not glob.has_magic(full.parts[fixed]):
+        fixed += 1
+    parts = list(Path(folder).relative_to(Path(*full.parts[:fixed])).parts)
+    if parts[-1] != manifest_name:
+        parts.append(manifest_name)
+    name = ".".join(re.sub(r"[^A-Za-z0-9._-]+", "-", part) for part in parts)
+    name = re.sub(r"^[^A-Za-z0-9]+", "", name)
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _rename_advice(index: int, ref: EntrantRef) -> str:
+    """How to tell two entrants apart by changing entry ``index`` (each way works as written)."""
+    if ref.name is not None:
+        return f"choose another name in entrants[{index}]"
+    path = json.dumps(ref.path)  # a TOML basic string too
+    if glob.has_magic(ref.path):
+        return ("give the pattern a name to put before the names of its bots: "
+                f"{{ path = {path}, name = \"...\" }}")
+    return f"give one a name: {{ path = {path}, name = \"...\" }}"
+
+
+def _full(pattern: str, base_dir: Path) -> Path:
+    full = Path(pattern).expanduser()
+    return full if full.is_absolute() else base_dir / full
+
+
+def _expand(pattern: str, base_dir: Path, index: int) -> list[Path]:
+    full = _full(pattern, base_dir)
+    if not glob.has_magic(pattern):
+        if not full.is_dir():
+            raise ConfigError(f"entrants[{index}]: {not_a_folder(pattern, full)} (looked in {full})")
+        return [full]
+    found = sorted(Path(p) for p in glob.glob(str(full)) if (Path(p) / MANIFEST).is_file())
+    if not found:
+        raise ConfigError(f"entrants[{index}]: pattern {pattern!r} matches no bot folder "
+                          f"(a folder with a {MANIFEST}) under {base_dir}")
+    return found
+
+
+def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int, ...]:
+    """Enough entrants for the format; returns the candidates' indexes (gauntlet)."""
+    f = config.format
+    if f.type == ROUND_ROBIN:
+        if len(names) < max(2, f.players):
+            raise ConfigError(f"'entrants': {len(names)} entrant(s) for tables of {f.players}; "
+                              f"a round-robin needs at least {max(2, f.players)}")
+        return ()
+    by_name = {n: i for i, n in enumerate(names)}
+    candidates: list[int] = []
+    for c in f.candidates:
+        index = by_name.get(c)
+        if index is None:
+            matches = [i for i, ref in enumerate(_flat_refs(config, len(names))) if ref == c]
+            if not matches:
+                raise ConfigError(f"'format.candidates': {c!r} is not an entrant; "
+                                  f"entrants: {', '.join(names)}")
+            index = matches[0]
+        if index in candidates:
+            raise ConfigError(f"'format.candidates': {c!r} is listed twice")
+        candidates.append(index)
+    field_size = len(names) - len(candidates)
+    if field_size < f.players - 1:
+        raise ConfigError(f"'entrants': a gauntlet with tables of {f.players} needs at least "
+                          f"{f.players - 1} entrant(s) besides the candidates; there are {field_size}")
+    return tuple(sorted(candidates))
+
+
+def _flat_refs(config: TournamentConfig, count: int) -> list[str]:
+    """The path as written of every resolved entrant (a glob repeats its pattern)."""
+    return [path for path, _ in _entries(config)][:count]
