@@ -316,7 +316,7 @@ class ThousandState(State):
         self.tricks.append([trick[0][0], cards, best_seat])
         self.events.append({"type": "trick", "deal": self.deal_no, "trick": self.trick_no,
                             "leader": trick[0][0], "cards": cards, "winner": best_seat,
-                            "points": pts})
+                            "points": pts, "trump": SUITS[trump] if trump is not None else None})
         self.trick = []
         if not self.hands[best_seat]:
             if self.num_players == 2:  # §11: the last trick takes the remaining prikup
