@@ -1,9 +1,11 @@
 """The Thousand record is complete: an independent reading of the events alone recomputes every
-deal's scores and every total (docs/games/thousand.md §17), for random matches in every variant.
-Only the event stream is read here, never the engine's state.
+deal's scores and every total (docs/games/thousand.md §17), for random matches in every variant,
+and re-derives every deal from the seed (§4). Only the event stream and the documents are read
+here, never the engine's state.
 """
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
@@ -13,10 +15,27 @@ from arena.games.thousand import Thousand
 GAME = Thousand()
 PTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
 MAR = {"H": 100, "D": 80, "C": 60, "S": 40}
+RANKS = "9JQKTA"  # trick order, low to high (§1)
+# §4: the 24 cards before the shuffle: 9H JH QH KH TH AH 9D … AS
+ORDER = [r + s for s in "HDCS" for r in RANKS]
 
 
 def r5(x: int) -> int:
     return (x + 2) // 5 * 5
+
+
+def best_card(cards: list[str], trump: str | None) -> int:
+    """§7: the index of the trick's winning card: the highest trump, else the highest card of the
+    suit led."""
+    best = 0
+    for i, c in enumerate(cards):
+        b = cards[best]
+        if c[1] == b[1]:
+            if RANKS.index(c[0]) > RANKS.index(b[0]):
+                best = i
+        elif c[1] == trump:
+            best = i
+    return best
 
 
 def check_events(events: list[dict], o) -> int:
@@ -24,12 +43,14 @@ def check_events(events: list[dict], o) -> int:
     totals, bolts = [0] * n, [0] * n
     on = [False] * n
     deal = None
+    trump = None
     checked = 0
     for ev in events:
         t = ev["type"]
         if t == "deal":
             deal = {"ev": ev, "cp": [0] * n, "mp": [0] * n, "tricks": [0] * n, "contract": None,
                     "declarer": None, "dark": False, "rospis": False, "hands": [list(h) for h in ev["hands"]]}
+            trump = None
             assert sorted(sum(ev["hands"], []) + sum(ev["prikups"], [])) == sorted(
                 r + s for r in "9JQKTA" for s in "HDCS")
         elif t == "contract":
@@ -42,9 +63,14 @@ def check_events(events: list[dict], o) -> int:
                 deal["rospis"] = True
         elif t == "marriage":
             deal["mp"][ev["seat"]] += ev["points"]
+            trump = ev["trump"]
         elif t == "trick":
             pts = sum(PTS[c[0]] for c in ev["cards"])
             assert pts == ev["points"]
+            assert ev["trump"] == trump  # the trump of the last declaration, none before one
+            in_play = [s for s in range(n) if s != deal["ev"]["sitter"]]  # seat order, to the left
+            i = in_play.index(ev["leader"]) + best_card(ev["cards"], trump)
+            assert ev["winner"] == in_play[i % len(in_play)]
             deal["cp"][ev["winner"]] += pts
             deal["tricks"][ev["winner"]] += 1
         elif t == "last_prikup":
@@ -137,3 +163,58 @@ def test_events_recompute_every_number(n, values):
             st.apply(mod.choose(st.observation(seat), legal) if seat in smart else rng.choice(legal))
         total += check_events(st.events, o)
     assert total > 0
+
+
+def stream(seed: int, *key) -> random.Random:
+    """A named chance stream as docs/match-record.md defines it."""
+    text = "arena-chance/" + str(seed) + "/" + "/".join(str(k) for k in key)
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1)
+
+
+@pytest.mark.parametrize("n, values", [(3, {"redeal": True}), (2, {"redeal": True}), (4, {})])
+def test_deals_rederived_from_the_seed(n, values):
+    """§4: the first dealer from ``dealer``; deal d's r-th redeal shuffles the 24 cards in their
+    documented order with ``deal/d/r`` and cuts them seat 0 first, then the prikup(s)."""
+    o = GAME.make_options(n, {**values, "max_deals": 12})
+    redeals = deals = 0
+    for seed in (3, 1_000_003, 2**62 + 5):
+        st = GAME.new_match(o, seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            st.apply(rng.choice(st.legal_actions()))
+        first = [e for e in st.events if e["type"] == "dealer"]
+        assert [e["seat"] for e in first] == [stream(seed, "dealer").randrange(n)]
+        for ev in st.events:
+            if ev["type"] != "deal":
+                continue
+            deck = list(ORDER)
+            stream(seed, "deal", ev["deal"], ev["redeal"]).shuffle(deck)
+            sizes = {2: [9, 9, 3, 3], 3: [7, 7, 7, 3]}.get(n) or [
+                0 if s == ev["dealer"] else 7 for s in range(4)] + [3]
+            blocks, i = [], 0
+            for k in sizes:
+                blocks.append(sorted(deck[i:i + k], key=ORDER.index))  # events list cards in deck order
+                i += k
+            assert ev["hands"] + ev["prikups"] == blocks
+            deals += 1
+            redeals += ev["redeal"] > 0
+    assert deals > 12 and (redeals > 0 or "redeal" not in values)
+
+
+def test_trick_carries_the_trump_in_force():
+    """§7: no trump on trick 1; a marriage declared on a lead makes its suit trump for that trick
+    and the next ones, and every trick event says so."""
+    from arena.games.thousand.cards import cards
+    from arena.games.thousand.state import ThousandState
+    hands = [cards("9H JH 9D JD 9C QS KS"), cards("KH QH AH TH AS TS 9S"),
+             cards("AD TD KD QD AC TC KC")]
+    st = ThousandState.from_deal(GAME.make_options(3, {}), hands, [cards("QC JC JS")], dealer=0)
+    for a in ("pass", "pass", "give 9S 2", "give JS 0", "keep",  # P1 declarer at a forced 100
+              "play AS", "play 9S", "play JS",                  # trick 1, no trump
+              "play KH marriage", "play AD", "play 9H",          # trick 2, hearts trump from here
+              "play AH", "play KC", "play JH",
+              "play TS", "play KD", "play QS"):                  # trick 4
+        st.apply(a)
+    tricks = [e for e in st.events if e["type"] == "trick"]
+    assert [t["trump"] for t in tricks] == [None, "H", "H", "H"]
+    assert [t["winner"] for t in tricks] == [1, 1, 1, 1]

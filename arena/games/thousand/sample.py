@@ -1,8 +1,9 @@
 """``Thousand.sample_state``: a full state consistent with one seat's observation
 (docs/games/thousand.md §16).
 
-The public part of the state is read back from the observation; the hidden cards are dealt again:
-the other hands, a prikup not shown, the cards passed to the other opponent, the buried card.
+The hidden cards are dealt again here: the other hands, a prikup not shown, the cards passed to
+the other opponent, the buried card; ``ThousandState.from_observation`` then builds the state from
+the observation and those cards.
 Hard facts are always kept: the seat's own cards, cards played, a shown prikup (its cards stay
 with the declarer unless passed on), a declared marriage's partner card (still with its holder),
 the card passed to the seat, voids shown by not following suit or not trumping, and with
@@ -15,20 +16,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import TERMINAL, Chance, Result
-from arena.games.thousand.actions import (
-    BURY_TEXT, GIVE_TEXT, PASS, PLAY_ON, PRIKUP_TEXT, REDEAL,
-)
-from arena.games.thousand.cards import (
-    ACES, CARD_OF, DECK, KING, QUEEN, SUIT_OF, SUITS,
-)
-from arena.games.thousand.flow import Carry
+from arena.game import Chance
+from arena.games.thousand.actions import BURY_TEXT, GIVE_TEXT, PLAY_ON, REDEAL
+from arena.games.thousand.cards import ACES, CARD_OF, DECK, KING, QUEEN, SUIT_OF, SUITS
+from arena.games.thousand.phases import OVER
 from arena.games.thousand.scoring import max_bid, may_demand_redeal
-from arena.games.thousand.state import (
-    AUCTION, BURY, DARK_BID, GIVE, OVER, PLAY, PRIKUP, RAISE, REDEAL_ASK, ThousandState,
-)
+from arena.games.thousand.state import ThousandState
 
-_PHASES = {p: p for p in (AUCTION, DARK_BID, PRIKUP, GIVE, BURY, RAISE, REDEAL_ASK, PLAY, OVER)}
 _GREEDY_TRIES = 12
 _BID_TRIES = 30  # random tries for the soft facts before keeping the last one
 
@@ -114,70 +108,13 @@ def _play_facts(obs: dict[str, Any], overtake: bool) -> tuple[list[tuple[int, in
     return played, banned
 
 
-def _state_from_observation(options, obs: dict[str, Any], rng: random.Random) -> ThousandState:
-    """The public part of the state (the hidden cards are filled in by ``sample_state``)."""
-    n = obs["num_players"]
-    st = object.__new__(ThousandState)
-    st.options = options
-    st.num_players = n
-    st.chance = Chance.from_rng(rng)
-    st.events = []
-    carry = Carry(n)
-    carry.totals = list(obs["scores"])
-    carry.bolts = list(obs["bolts"])
-    for s, (on, att, falls) in enumerate(obs["barrel"]):
-        carry.on_barrel[s], carry.attempts[s], carry.falls[s] = on, att, falls
-    st.carry = carry
-    st.history = [{"deal": d, "declarer": dc, "contract": c, "outcome": oc, "deltas": list(dl)}
-                  for d, dc, c, oc, dl in obs["deals"]]
-    st.terminal = obs["to_move"] == TERMINAL
-    st.winners = []
-    st.capped = False
-    st.deal_no, st.redeal_no, st.dealer = obs["deal"], obs["redeal"], obs["dealer"]
-    st.forehand, st.sitter, st.golden = obs["forehand"], obs["sitter"], obs["golden"]
-    k = 2 if n == 2 else 3
-    st.active = tuple((st.forehand + i) % n for i in range(k))
-    st.next_seat = {st.active[i]: st.active[(i + 1) % k] for i in range(k)}
-    st._trick_size = k
-    st._overtake = options.must_overtake
-    st.looked = list(obs["looked"])
-    st.dark_bid = list(obs["dark_bids"])
-    st.passed = list(obs["passed"])
-    st.high, st.high_bidder = obs["high_bid"], obs["high_bidder"]
-    st.bids_made = any(t.startswith("bid ") for _, t in obs["log"])
-    st.declarer, st.contract, st.how, st.dark = obs["declarer"], obs["contract"], obs["how"], obs["dark"]
-    st.forced_100 = st.how == "forced_100"
-    st.shown = obs["prikup_shown"]
-    st.rospis_done = obs["rospis"]
-    st.taken_index = obs["prikup_index"]
-    opps = []
-    if st.declarer is not None:
-        s = st.next_seat[st.declarer]
-        while s != st.declarer:
-            opps.append(s)
-            s = st.next_seat[s]
-    st.opponents = tuple(opps)
-    st.trump = SUITS.index(obs["trump"]) if obs["trump"] is not None else None
-    st.trick = [(s, CARD_OF[c]) for s, c in obs["trick"]]
-    st.leader, st.trick_no = obs["leader"], obs["trick_no"]
-    st.tricks_won = list(obs["tricks_won"])
-    st.card_pts = list(obs["card_points"])
-    st.marriage_pts = list(obs["marriage_points"])
-    st.marriages = [list(m) for m in obs["marriages"]]
-    st.tricks = [[ld, list(cs), w] for ld, cs, w in obs["tricks"]]
-    st.on_barrel_start = list(carry.on_barrel)
-    st.redeal_queue = []
-    st.phase = _PHASES[obs["phase"]]  # the module's own string: the state compares with ``is``
-    st.to_move = obs["to_move"]
-    return st
-
-
 def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandState:
-    st = _state_from_observation(options, obs, rng)
-    n = st.num_players
+    chance = Chance.from_rng(rng)  # later deals come from the bot's own RNG
+    n = obs["num_players"]
     me = obs["seat"]
-    phase = st.phase
-    d = st.declarer
+    phase = obs["phase"]
+    d = obs["declarer"]
+    forced_100 = obs["how"] == "forced_100"
     played, banned = _play_facts(obs, options.must_overtake)
     gone = {c for _, c in played}
     my_hand = [CARD_OF[c] for c in obs["hand"]] if obs["hand"] is not None else None
@@ -185,7 +122,7 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
     log = obs["log"]
     taken_known = obs["prikup"] is not None
     taken = [CARD_OF[c] for c in obs["prikup"]] if taken_known else None
-    before_take = st.taken_index is None and phase != OVER or (phase == OVER and st.declarer is None)
+    before_take = obs["prikup_index"] is None and phase != OVER or (phase == OVER and d is None)
 
     # the log's hidden passes: (seat, recipient, card or None)
     gives: list[list[Any]] = []
@@ -205,7 +142,7 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
     if my_hand is not None:
         fixed[me] = list(my_hand)
     held_by: dict[int, int] = {}
-    for s, suit, value in st.marriages:  # T-9: a declared marriage's partner is still held
+    for s, suit, value in obs["marriages"]:  # T-9: a declared marriage's partner is still held
         si = SUITS.index(suit)
         for c in (ACES if value == 200 else (si * 6 + KING, si * 6 + QUEEN)):
             if c not in gone:
@@ -249,7 +186,7 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
     raised = 0
     voters = []
     for s, text in log:
-        if text.startswith("bid ") and not st.dark_bid[s] and s != me:
+        if text.startswith("bid ") and not obs["dark_bids"][s] and s != me:
             top[s] = max(top.get(s, 0), int(text.split()[1]))
         elif text.startswith("raise ") and s != me:
             raised = int(text.split()[1])
@@ -304,69 +241,37 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
                 return False
         if raised > 120 and max_bid(after[d], cap, aces) < raised:
             return False
-        return all(may_demand_redeal(after[s], st.forced_100 and s == d) for s in voters)
+        return all(may_demand_redeal(after[s], forced_100 and s == d) for s in voters)
 
     for _ in range(_BID_TRIES if soft else 1):
         hands, extra, given, buried, took = draw()
         if not soft or plausible(hands, given, buried, took):
             break
-    st.hands = hands
-    st.given = given
-    st.buried = buried
     if before_take:
-        st.prikups = [sorted(p) for p in extra]
-        st.taken = []
-        st.rest_prikup = []
+        prikups = [sorted(p) for p in extra]
+        taken, rest = [], []
     else:
-        st.taken = sorted(took)
+        taken = sorted(took)
         if n == 2:
             rest = sorted(extra[0] + fixed_prikup)
-            st.rest_prikup = rest
             other = sorted(c for c in rest if c != buried)
-            st.prikups = [st.taken, other] if st.taken_index == 0 else [other, st.taken]
+            prikups = [taken, other] if obs["prikup_index"] == 0 else [other, taken]
         else:
-            st.rest_prikup = []
-            st.prikups = [st.taken]
+            rest = []
+            prikups = [taken]
 
     # the log with the hidden texts filled in
-    st.log = []
+    full_log = []
     gi = 0
     for s, text in log:
         if text.startswith("give "):
             r, c = given[gi]
             gi += 1
-            st.log.append((s, GIVE_TEXT[c][r]))
+            full_log.append((s, GIVE_TEXT[c][r]))
         elif text.startswith("bury "):
-            st.log.append((s, BURY_TEXT[buried]))
+            full_log.append((s, BURY_TEXT[buried]))
         else:
-            st.log.append((s, text))
-
-    # who is to move and what they may do
-    if st.terminal:
-        st._legal = []
-        st.phase = OVER
-        st._result = Result(tuple(obs["scores"]), tuple(obs["ranks"]))
-        return st
-    seat = st.to_move
-    if phase == AUCTION:
-        st._legal = st._auction_legal(seat)
-    elif phase == DARK_BID:
-        st._legal = st._dark_bid_legal(seat)
-    elif phase == PRIKUP:
-        st._legal = list(PRIKUP_TEXT)
-    elif phase == GIVE:
-        st._legal = st._give_legal(seat)
-    elif phase == BURY:
-        st._legal = st._bury_legal(seat)
-    elif phase == RAISE:
-        st._legal = st._raise_legal(seat)
-    elif phase == REDEAL_ASK:
-        st._legal = [PLAY_ON, REDEAL]
-        after = st.active[st.active.index(seat) + 1:]
-        st.redeal_queue = [s for s in after if may_demand_redeal(
-            hands[s], st.forced_100 and s == d)]
-    elif phase == PLAY:
-        st._legal = st._play_legal(seat)
-    else:
-        st._legal = [PASS]
-    return st
+            full_log.append((s, text))
+    return ThousandState.from_observation(options, obs, chance, hands=hands, prikups=prikups,
+                                          taken=taken, rest_prikup=rest, given=given,
+                                          buried=buried, log=full_log)
