@@ -12,7 +12,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
-from reports.colours import bot_colour, heat
+from reports.colours import CHART_COLOURED, bot_colour, heat
 from reports.data import MatchInfo, Standing, TournamentData
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
@@ -87,7 +87,7 @@ class SiteModel:
             self.order[e.id] = len(self.order)
         self.entrants = {e.id: e for e in data.entrants}
         self.bots: dict[int, BotRef] = {
-            e.id: BotRef(e.id, e.name, f"bots/{e.id}-{slug(e.name)}.html", bot_colour(self.order[e.id]))
+            e.id: BotRef(e.id, e.name, f"bots/{e.id}-{slug(e.name)}.html", bot_colour(e.id))
             for e in data.entrants
         }
         self.ranked = sorted(known, key=lambda i: self.order[i])
@@ -169,7 +169,7 @@ class SiteModel:
             leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(),
             any_draws=any(s.draws for s in d.standings),
             head_to_head=self.head_to_head(H2H_ON_INDEX), chart_svg=chart_svg,
-            chart_legend=[self.bot(e) for e in self.ranked],
+            chart_legend=[self.bot(e) for e in self.ranked], chart_coloured=CHART_COLOURED,
             match_pages=[PageLink(self.page_label(i, len(self.data.matches)), self.list_href(i))
                          for i in range(1, pages + 1)],
             failed_matches=[self.match_row(m) for m in failed[:20]], failed_total=len(failed),

@@ -140,6 +140,7 @@ class IndexView:
     head_to_head: HeadToHead
     chart_svg: Any  # markupsafe.Markup, built by reports.charts
     chart_legend: list[BotRef]
+    chart_coloured: int  # the chart draws the first this many of chart_legend in colour
     match_pages: list[PageLink]
     failed_matches: list[MatchRow]
     failed_total: int

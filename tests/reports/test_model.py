@@ -155,3 +155,20 @@ def test_the_bot_page_lists_the_kinds_and_links_their_matches(tmp_path: Path) ->
     html = (tmp_path / "bots" / "0-ann.html").read_text(encoding="utf-8")
     assert html.count('class="failure-group"') == 2
     assert 'href="../replay.html?match=104#end"' in html and "and 1 more" in html
+
+
+def test_a_bot_keeps_its_colour_when_the_ranks_change() -> None:
+    """A live page renders again every 30 s: colours follow the bot, not its rank."""
+    first = SiteModel(data(MATCHES_2P))
+    d = data(MATCHES_2P)
+    d.standings = list(reversed(d.standings))
+    second = SiteModel(d)
+    assert [b.name for b in first.index(None).chart_legend] != [b.name for b in second.index(None).chart_legend]
+    for entrant in (ANN, BOB, CY):
+        assert first.bot(entrant).colour == second.bot(entrant).colour
+    assert len({first.bot(e).colour for e in (ANN, BOB, CY)}) == 3
+
+
+def test_forty_bots_have_forty_colours() -> None:
+    from reports.colours import bot_colour
+    assert len({bot_colour(i) for i in range(40)}) == 40

@@ -176,6 +176,26 @@ def test_the_legend_picks_a_line_out_of_18(browser: Browser, sites) -> None:
     assert not browser.js("return document.querySelector('#history svg').classList.contains('has-focus')")
 
 
+def test_past_the_top_8_lines_are_grey_until_picked(browser: Browser, sites) -> None:
+    browser.size(*DESKTOP)
+    browser.open(sites["index"])
+    picks = browser.all("#history .legend-pick")
+    rest = [p for p in picks if "is-rest" in p.get_attribute("class")]
+    assert len(rest) == BOTS - 8 and picks.index(rest[0]) == 8
+    target = rest[3].get_attribute("data-entrant")
+    stroke = """var line = document.querySelector('#history .chart-line[data-entrant="' + arguments[0] + '"]');
+        return [getComputedStyle(line).stroke, line.getAttribute('stroke')];"""
+    grey, colour = browser.js(stroke, target)
+    assert grey == "rgb(188, 194, 204)", grey
+    rest[3].click()
+    picked, _ = browser.js(stroke, target)
+    assert picked == "rgb(%d, %d, %d)" % tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5)), (picked, colour)
+    browser.js("document.querySelector('#history').scrollIntoView()")
+    browser.css("#history").screenshot(str(screenshot_dir() / "league-history-grey-picked.png"))
+    rest[3].click()
+    browser.js("document.activeElement.blur()")
+
+
 def test_a_failed_decision_is_a_step_of_its_own(browser: Browser, sites) -> None:
     record = sites["record"]
     seat = next(i for i, s in enumerate(record["statuses"]) if s["status"] != "ok")
@@ -206,6 +226,31 @@ def test_a_failed_decision_is_a_step_of_its_own(browser: Browser, sites) -> None
     browser.size(*PHONE)
     browser.open(sites["replay"], "?match=1#end")
     browser.screenshot(screenshot_dir() / "match-failed-decision-phone.png")
+    browser.size(*DESKTOP)
+
+
+def test_the_head_to_head_scrolls_in_its_box_with_the_names_in_view(browser: Browser, sites) -> None:
+    browser.size(*PHONE)
+    browser.open(sites["index"])
+    overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, "the page itself scrolls sideways"
+    scroll = browser.js("""var w = document.querySelector('#head-to-head table.heatmap').parentNode;
+        var before = w.scrollWidth - w.clientWidth; w.scrollLeft = w.scrollWidth; return [before, w.scrollLeft];""")
+    assert scroll[0] > 0 and scroll[1] > 0, f"the matrix does not scroll in its box: {scroll}"
+    browser.js("document.querySelector('#head-to-head table.heatmap').scrollIntoView()")
+    names = browser.js("""var w = document.querySelector('#head-to-head table.heatmap').parentNode.getBoundingClientRect();
+        return Array.prototype.map.call(document.querySelectorAll('#head-to-head .row-head'), function (th) {
+            var cell = th.getBoundingClientRect(), name = th.querySelector('.bot-name').getBoundingClientRect();
+            var y = name.top + name.height / 2, hit = document.elementFromPoint(name.left + 5, y);
+            return [th.textContent.trim(), cell.left - w.left, name.width, cell.right - name.right,
+                    y > window.innerHeight || (!!hit && th.contains(hit))]; });""")
+    assert len(names) == BOTS
+    for text, left, width, room, on_top in names:
+        assert abs(left) <= 1, f"{text}: scrolled out of its box ({left} px)"
+        assert width >= 50, f"{text}: its name is cut to {width} px"
+        assert room >= 0, f"{text}: its name runs past its cell"
+        assert on_top, f"{text}: the cells scroll over the name"
+    browser.css("#head-to-head").screenshot(str(screenshot_dir() / "league-head-to-head-phone.png"))
     browser.size(*DESKTOP)
 
 
