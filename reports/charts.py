@@ -1,8 +1,11 @@
 """The rating-history chart as inline SVG, drawn here so that the browser needs no library.
 
-μ of every bot as a line and μ ± σ as a shaded band, over the matches in schedule order. Long
-tournaments are thinned to a fixed number of points per bot (the last rating in each slice of the
-schedule), which keeps the index page small at 10,000 matches and more. Output is deterministic:
+μ of every bot as a line and μ ± σ as a shaded band, over the matches in schedule order. The top
+``CHART_COLOURED`` bots (the series come in leaderboard order) are drawn in their colours, above
+the rest, which are thin grey lines without a band (class ``is-rest``): a class of 12 to 40 bots
+stays readable, and pointing at a bot in the legend (static/index.js) draws its line in its
+colour. Long tournaments are thinned to a fixed number of points per bot (the last rating in each
+slice of the schedule), which keeps the index page small at 10,000 matches and more. Output is deterministic:
 fixed decimals, no ids or timestamps.
 """
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from reports.colours import CHART_COLOURED
 from reports.data import RatingPoint
 from reports.model import _nice_step
 
@@ -49,9 +53,10 @@ def rating_history_svg(series: list[Series], x_max: int, initial_mu: float, init
     x_max = max(1, x_max)
     budget = max(60, min(400, POINT_BUDGET // max(1, len(series))))
     starts = RatingPoint(0, initial_mu, initial_sigma)
-    data = [(s, [starts] + thin(s.points, x_max, budget)) for s in series]
-    lows = [p.mu - p.sigma for _, pts in data for p in pts] or [0.0]
-    highs = [p.mu + p.sigma for _, pts in data for p in pts] or [50.0]
+    data = [(s, [starts] + thin(s.points, x_max, budget), "" if i < CHART_COLOURED else " is-rest")
+            for i, s in enumerate(series)]
+    lows = [p.mu - p.sigma for _, pts, _ in data for p in pts] or [0.0]
+    highs = [p.mu + p.sigma for _, pts, _ in data for p in pts] or [50.0]
     step = _nice_step(max(highs) - min(lows), 6)
     y_lo = math.floor(min(lows) / step) * step
     y_hi = math.ceil(max(highs) / step) * step
@@ -88,18 +93,20 @@ def rating_history_svg(series: list[Series], x_max: int, initial_mu: float, init
     out.append(f'<text class="chart-axis" transform="translate(12 {TOP + ph / 2:.1f}) rotate(-90)" '
                'text-anchor="middle">rating μ</text>')
     out.append('</g>')
-    # bands first so that every line stays visible above all bands
-    for s, pts in data:
+    # bands first so that every line stays visible above all bands; the grey rest below the
+    # coloured top, and the leader drawn last, on top
+    data = data[CHART_COLOURED:] + data[:CHART_COLOURED][::-1]
+    for s, pts, rest in data:
         upper = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu + p.sigma))}" for p in pts)
         lower = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu - p.sigma))}" for p in reversed(pts))
-        out.append(f'<polygon class="chart-band" data-entrant="{s.entrant}" fill="{s.colour}" points="{upper} {lower}">'
+        out.append(f'<polygon class="chart-band{rest}" data-entrant="{s.entrant}" fill="{s.colour}" points="{upper} {lower}">'
                    f'<title>{escape(s.name)}: μ ± σ</title></polygon>')
-    for s, pts in data:
+    for s, pts, rest in data:
         line = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu))}" for p in pts)
         last = pts[-1]
-        out.append(f'<polyline class="chart-line" data-entrant="{s.entrant}" stroke="{s.colour}" points="{line}">'
+        out.append(f'<polyline class="chart-line{rest}" data-entrant="{s.entrant}" stroke="{s.colour}" points="{line}">'
                    f'<title>{escape(s.name)}: μ {last.mu:.2f}, σ {last.sigma:.2f}</title></polyline>')
-        out.append(f'<circle class="chart-end" data-entrant="{s.entrant}" fill="{s.colour}" cx="{_f(X(last.number))}" '
+        out.append(f'<circle class="chart-end{rest}" data-entrant="{s.entrant}" fill="{s.colour}" cx="{_f(X(last.number))}" '
                    f'cy="{_f(Y(last.mu))}" r="3.5"/>')
     out.append(f'<rect class="chart-frame" x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}"/>')
     out.append("</svg>")

@@ -1,7 +1,9 @@
 """Colours of the report: one per bot, and the diverging scale of the head-to-head heatmap."""
 from __future__ import annotations
 
-# Tableau 10, reordered so that neighbours in the leaderboard differ; then darker variants.
+import colorsys
+
+# Tableau 10, reordered so that bots entered one after the other differ; then darker variants.
 BOT_COLOURS = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e377c2",
     "#7f7f7f", "#bcbd22", "#0b4f8a", "#8a1c1c", "#1b6b1b", "#b35900", "#5e3c85", "#0f7d8a",
@@ -12,9 +14,23 @@ BOT_COLOURS = (
 _SCALE = ("#b2182b", "#ef8a62", "#fddbc7", "#f7f7f7", "#d1e5f0", "#67a9cf", "#2166ac")
 
 
-def bot_colour(index: int) -> str:
-    """The colour of the bot at ``index`` in leaderboard order (cycled past 16)."""
-    return BOT_COLOURS[index % len(BOT_COLOURS)]
+CHART_COLOURED = 8  # the rating chart draws the top 8 bots in their colours and the rest in grey
+GOLDEN_ANGLE = 137.508  # degrees: consecutive hues past the palette stay far apart
+
+
+def bot_colour(entrant: int) -> str:
+    """The colour of entrant number ``entrant``: a function of its id alone, so that a bot keeps
+    its colour from one render to the next whatever its rank (a live page reloads every 30 s).
+    The first 16 ids take the palette; later ones a hue of their own, a golden angle apart."""
+    if 0 <= entrant < len(BOT_COLOURS):
+        return BOT_COLOURS[entrant]
+    hue = (335 + entrant * GOLDEN_ANGLE) % 360  # 335: the start that keeps ids 16-39 farthest
+    lightness = (0.35, 0.5)[entrant % 2]        # from the palette and from each other
+    return _hex(*colorsys.hls_to_rgb(hue / 360, lightness, 0.5))
+
+
+def _hex(r: float, g: float, b: float) -> str:
+    return "#" + "".join(f"{round(255 * x):02x}" for x in (r, g, b))
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:

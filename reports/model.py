@@ -12,18 +12,19 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
-from reports.colours import bot_colour, heat
+from reports.colours import CHART_COLOURED, bot_colour, heat
 from reports.data import MatchInfo, Standing, TournamentData
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
     LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact,
-    IndexView, OpponentRow, FailureGroup, FailureDetail, BotView, BotMatchesView,
+    IndexView, OpponentRow, FailureGroup, FailureExample, FailureDetail, BotView, BotMatchesView,
     MatchListView,
 )
 
 MATCHES_PER_PAGE = 500  # rows per match-list page: ~150 kB of HTML
 H2H_ON_INDEX = 24  # bots in the index's head-to-head matrix; all of them on head-to-head.html
 FAILURE_DETAILS = 30  # failures shown in full (with stderr) on a bot's page; the rest are counted
+FAILURE_EXAMPLES = 3  # matches named under each kind of failure on a bot's page
 
 
 # ----- formatting --------------------------------------------------------------------------------
@@ -86,7 +87,7 @@ class SiteModel:
             self.order[e.id] = len(self.order)
         self.entrants = {e.id: e for e in data.entrants}
         self.bots: dict[int, BotRef] = {
-            e.id: BotRef(e.id, e.name, f"bots/{e.id}-{slug(e.name)}.html", bot_colour(self.order[e.id]))
+            e.id: BotRef(e.id, e.name, f"bots/{e.id}-{slug(e.name)}.html", bot_colour(e.id))
             for e in data.entrants
         }
         self.ranked = sorted(known, key=lambda i: self.order[i])
@@ -168,7 +169,7 @@ class SiteModel:
             leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(),
             any_draws=any(s.draws for s in d.standings),
             head_to_head=self.head_to_head(H2H_ON_INDEX), chart_svg=chart_svg,
-            chart_legend=[self.bot(e) for e in self.ranked],
+            chart_legend=[self.bot(e) for e in self.ranked], chart_coloured=CHART_COLOURED,
             match_pages=[PageLink(self.page_label(i, len(self.data.matches)), self.list_href(i))
                          for i in range(1, pages + 1)],
             failed_matches=[self.match_row(m) for m in failed[:20]], failed_total=len(failed),
@@ -357,7 +358,7 @@ class SiteModel:
                 losses=int(p["l"]), score_rate=f"{100 * (p['w'] + 0.5 * p['d']) / n:.0f}%",
                 avg_place=fmt(p["place"] / n), avg_score=fmt(p["score"] / n, 1),
                 avg_opponent_score=fmt(p["opp_score"] / n, 1), background=bg, colour=fg))
-        groups: dict[tuple[str, str], list[MatchInfo]] = {}
+        groups: dict[tuple[str, str], list[tuple[MatchInfo, str]]] = {}
         details = []
         total = 0
         for m in matches:
@@ -368,14 +369,16 @@ class SiteModel:
                     continue
                 total += 1
                 reason = m.reasons[seat] if seat < len(m.reasons) else ""
-                groups.setdefault((m.statuses[seat], _reason_kind(reason)), []).append(m)
+                groups.setdefault((m.statuses[seat], failure_kind(reason)), []).append((m, reason))
                 if len(details) < FAILURE_DETAILS:
                     details.append(FailureDetail(
                         self.match_row(m), m.statuses[seat], reason,
                         m.stderr_tails[seat] if seat < len(m.stderr_tails) else ""))
         failure_groups = [
-            FailureGroup(status, reason, len(ms), self.match_href(ms[0].id) + "#end", ms[0].number)
-            for (status, reason), ms in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+            FailureGroup(status, kind, len(ms), [
+                FailureExample(m.number, self.match_href(m.id) + "#end", reason)
+                for m, reason in ms[:FAILURE_EXAMPLES]])
+            for (status, kind), ms in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         ]
         return BotView(
             bot=ref, rank=self.order[entrant] + 1, facts=facts,
@@ -393,10 +396,19 @@ class SiteModel:
                               self.pager(page, len(matches), lambda i: self.bot_list_href(entrant, i)))
 
 
-def _reason_kind(reason: str) -> str:
-    """A failure reason without the numbers that differ per match, to group alike failures."""
-    reason = re.sub(r"decision \d+", "decision …", reason)
-    return re.sub(r"\d{3,}(\.\d+)?|\d+\.\d+", "…", reason)[:200]
+def failure_kind(reason: str) -> str:
+    """The shape of a failure reason, which alike failures share: what differs from one match to
+    the next (quoted answers, lists of legal actions, numbers: the decision, the milliseconds left)
+    becomes "…". "decision 7: '6-6:Z' is not one of the legal actions ['1-2', '0-4']" is
+    "decision …: '…' is not one of the legal actions […]"."""
+    kind = re.sub(r"(?<!\w)'(?:[^'\\]|\\.)*'(?!\w)|(?<!\w)\"(?:[^\"\\]|\\.)*\"(?!\w)", "'…'", reason)
+    while True:  # lists, innermost first
+        flat = re.sub(r"\[[^\[\]]*\]", "[…]", kind)
+        if flat == kind:
+            break
+        kind = flat
+    kind = re.sub(r"\d+(?:\.\d+)?", "…", kind)
+    return kind if len(kind) <= 200 else kind[:199] + "…"
 
 
 def _nice_step(span: float, count: int) -> float:

@@ -140,6 +140,7 @@ class IndexView:
     head_to_head: HeadToHead
     chart_svg: Any  # markupsafe.Markup, built by reports.charts
     chart_legend: list[BotRef]
+    chart_coloured: int  # the chart draws the first this many of chart_legend in colour
     match_pages: list[PageLink]
     failed_matches: list[MatchRow]
     failed_total: int
@@ -163,12 +164,22 @@ class OpponentRow:
 
 
 @dataclass(frozen=True)
-class FailureGroup:
-    status: str
+class FailureExample:
+    """One match of a kind of failure: its number, the replay at the failure, the whole reason."""
+
+    number: int
+    href: str
     reason: str
+
+
+@dataclass(frozen=True)
+class FailureGroup:
+    """Failures of one kind: a status and the shape of the reason (``model.failure_kind``)."""
+
+    status: str
+    kind: str
     count: int
-    first_href: str
-    first_number: int
+    examples: list[FailureExample]  # the first few
 
 
 @dataclass(frozen=True)

@@ -66,8 +66,27 @@
     return failed.length ? text + " (" + failed.join("; ") + ")" : text;
   }
 
+  /* A seat's thinking time; for one that timed out without answering, the wait for the answer
+   * that never came is added (time_ms counts the decisions it answered) and said. */
+  function thinking(rec, st, seat) {
+    var time = st.time_ms || 0;
+    if (st.status !== "timeout" || !st.failure || (st.failure.answer !== null && st.failure.answer !== undefined)) {
+      return [msText(time)];
+    }
+    var waited = Arena.waitedMs(rec, seat);
+    return [msText(time + (waited || 0)),
+            h("span", { class: "thinking-note", text: "no answer: " + Arena.timedOutText(rec, seat) })];
+  }
+
   function fact(label, value) {
     return h("div", {}, [h("dt", { text: label }), h("dd", { text: value })]);
+  }
+
+  /* A number that must not break (a 19-digit seed would read as two numbers): a box twice as
+   * wide when it is long. */
+  function numberFact(label, value) {
+    return h("div", { class: value.length > 10 ? "is-wide" : null },
+             [h("dt", { text: label }), h("dd", { class: "is-number", text: value })]);
   }
 
   function show(id, rec) {
@@ -78,7 +97,7 @@
     status.hidden = true;
     q(".match-facts").replaceChildren(
       fact("Match", id + (site.planned ? " of " + site.planned : "")),
-      fact("Seed", String(rec.seed)),
+      numberFact("Seed", String(rec.seed)),
       fact("Duration", msText(rec.duration_ms || 0)),
       fact("Decisions", String((rec.decisions || []).length))
     );
@@ -95,7 +114,7 @@
         h("td", { class: "num", text: rec.ranks[seat] }),
         h("td", {}, ok ? [h("span", { class: "badge badge-ok", text: "ok" })]
                        : [h("span", { class: "badge badge-bad", text: st.status }), " ", h("span", { class: "reason", text: st.reason || "" })]),
-        h("td", { class: "num hide-narrow", text: msText(st.time_ms || 0) }),
+        h("td", { class: "num hide-narrow" }, thinking(rec, st, seat)),
       ]);
     });
     document.body.setAttribute("style", colours.join(";"));

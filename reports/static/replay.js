@@ -365,10 +365,35 @@
     this.q(".replay-caption").textContent = this.captionText(frame);
   };
 
+  /* How long the referee waited for `seat`'s answer at its failing decision: the move time plus
+   * what was left in its bank, which every earlier decision that took longer than the move time
+   * drew from (arena/referee.py, protocol/SPEC.md §5); null for a record without a time control. */
+  function waitedMs(rec, seat) {
+    var tc = rec.time_control;
+    if (!tc || typeof tc.move_ms !== "number") return null;
+    var bank = tc.bank_ms || 0;
+    (rec.decisions || []).forEach(function (d) {
+      if (d.seat === seat && typeof d.ms === "number") bank -= Math.max(0, d.ms - tc.move_ms);
+    });
+    return tc.move_ms + Math.max(0, bank);
+  }
+
+  function secondsText(ms) {
+    return ms < 1000 ? Math.round(ms) + " ms" : (ms / 1000).toFixed(1) + " s";
+  }
+
+  /* "timed out after 2.2 s" (or "timed out" when the record does not say how long it waited). */
+  function timedOutText(rec, seat) {
+    var waited = waitedMs(rec, seat);
+    return "timed out" + (waited === null ? "" : " after " + secondsText(waited));
+  }
+
   function failureText(frame, ctx) {
     var f = frame.failure, who = ctx.seatName(frame.event.seat);
+    var noAnswer = f.answer === null || f.answer === undefined;
     var said = {
-      timeout: who + " did not answer in time",
+      timeout: noAnswer ? who + " gave no answer (" + timedOutText(ctx.record, frame.event.seat) + ")"
+                        : who + " answered too late",
       crash: who + " crashed without answering",
       illegal_action: who + " answered an action that is not legal",
       protocol_error: who + " answered with a message that breaks the protocol",
@@ -383,18 +408,23 @@
     if (!frame.failure) { box.replaceChildren(); box.hidden = true; return; }
     box.hidden = false;
     var f = frame.failure, st = frame.status, seat = frame.event.seat;
-    var answer = f.answer === null || f.answer === undefined
-      ? h("span", { class: "muted", text: f.kind === "timeout" ? "no answer (timed out)" : "no answer" })
-      : h("code", { class: "replay-answer", text: f.answer });
     var legal = f.legal || [];
+    var offered = " was offered " + legal.length + " legal action" + (legal.length === 1 ? "" : "s") + " at decision " + f.decision + " and ";
+    var allowed = waitedMs(this.record, seat);
+    var late = f.kind !== "timeout" ? "" : " too late" + (allowed === null ? "" : ": its " + secondsText(allowed) + " had run out");
+    // what really happened: an answer (maybe too late), or none: timed out after the wait, or a crash
+    var answer = f.answer === null || f.answer === undefined
+      ? [h("span", { class: "replay-no-answer", text: f.kind === "timeout" ? "gave no answer: it " + timedOutText(this.record, seat)
+                                                  : f.kind === "crash" ? "crashed without answering" : "gave no answer" }), " "]
+      : ["answered ", h("code", { class: "replay-answer", text: f.answer }), late + " "];
     box.replaceChildren(
       h("div", { class: "replay-decision-head" }, [
         h("span", { class: "seat-dot seat-" + seat }),
         h("strong", { text: this.ctx.seatName(seat) }),
-        " was offered " + legal.length + " legal action" + (legal.length === 1 ? "" : "s") + " at decision " + f.decision + " and answered ",
-        answer,
+        offered,
+      ].concat(answer, [
         h("span", { class: "badge badge-bad", text: st.status }),
-      ]),
+      ])),
       h("ul", { class: "chips", "aria-label": "legal actions offered" }, legal.map(function (a) {
         return h("li", { class: "chip", text: a });
       })),
@@ -456,6 +486,8 @@
   Arena.recordBytes = bytesOf;
   Arena.buildFrames = buildFrames;
   Arena.failureText = failureText;
+  Arena.waitedMs = waitedMs;
+  Arena.timedOutText = timedOutText;
 
   function boot() {
     var data = document.getElementById("match-record");

@@ -109,3 +109,66 @@ def test_the_index_shows_the_cells(tmp_path: Path) -> None:
     html = index.read_text(encoding="utf-8")
     for text in ("1-2-0", "0-2-1", "0-0-1", "1-0-0"):
         assert f'<span class="cell-main">{text}</span>' in html
+
+
+def failing(n: int) -> list[MatchInfo]:
+    """ann against bob n times: ann answers illegally (a different legal list each time), or
+    times out with a different time left in its bank every third match."""
+    rows = []
+    for i in range(1, n + 1):
+        if i % 3:
+            status = "illegal_action"
+            reason = f"decision {i + 4}: '6-6:Z' is not one of the legal actions {[f'{i}-{j}' for j in range(i % 5 + 1)]}"
+        else:
+            status = "timeout"
+            reason = f"did not answer in time: decision {i} exceeded its 1000 ms plus {10 * i} ms left in its bank"
+        rows.append(MatchInfo(id=100 + i, number=i, seats=(ANN, BOB), seed=i, scores=(0, 10), ranks=(2, 1),
+                              statuses=(status, "ok"), reasons=(reason, ""), stderr_tails=("", ""),
+                              time_ms=(1.0, 1.0), duration_ms=10.0))
+    return rows
+
+
+def test_failures_are_grouped_by_kind_with_a_few_examples() -> None:
+    matches = failing(51)  # 34 illegal actions, 17 timeouts
+    d = data([])
+    d.matches = matches
+    model = SiteModel(d)
+    view = model.bot_view(ANN, matches)
+    assert view.failures_total == 51
+    groups = [(g.status, g.kind, g.count) for g in view.failure_groups]
+    assert groups == [
+        ("illegal_action", "decision …: '…' is not one of the legal actions […]", 34),
+        ("timeout", "did not answer in time: decision … exceeded its … ms plus … ms left in its bank", 17),
+    ]
+    illegal, timeout = view.failure_groups
+    assert [e.number for e in illegal.examples] == [1, 2, 4]
+    assert [e.href for e in timeout.examples] == ["replay.html?match=103#end", "replay.html?match=106#end",
+                                                  "replay.html?match=109#end"]
+    assert timeout.examples[0].reason == matches[2].reasons[0]  # the whole reason of that match
+
+
+def test_the_bot_page_lists_the_kinds_and_links_their_matches(tmp_path: Path) -> None:
+    matches = failing(6)
+    d = data([])
+    d.matches = matches
+    SiteWriter(d, tmp_path).write()
+    html = (tmp_path / "bots" / "0-ann.html").read_text(encoding="utf-8")
+    assert html.count('class="failure-group"') == 2
+    assert 'href="../replay.html?match=104#end"' in html and "and 1 more" in html
+
+
+def test_a_bot_keeps_its_colour_when_the_ranks_change() -> None:
+    """A live page renders again every 30 s: colours follow the bot, not its rank."""
+    first = SiteModel(data(MATCHES_2P))
+    d = data(MATCHES_2P)
+    d.standings = list(reversed(d.standings))
+    second = SiteModel(d)
+    assert [b.name for b in first.index(None).chart_legend] != [b.name for b in second.index(None).chart_legend]
+    for entrant in (ANN, BOB, CY):
+        assert first.bot(entrant).colour == second.bot(entrant).colour
+    assert len({first.bot(e).colour for e in (ANN, BOB, CY)}) == 3
+
+
+def test_forty_bots_have_forty_colours() -> None:
+    from reports.colours import bot_colour
+    assert len({bot_colour(i) for i in range(40)}) == 40

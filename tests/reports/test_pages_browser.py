@@ -18,7 +18,7 @@ import pytest
 
 from arena.games import get_game
 from arena.options import options_to_dict
-from arena.record import ILLEGAL_ACTION, MatchRecord, SeatStatus
+from arena.record import ILLEGAL_ACTION, TIMEOUT, MatchRecord, SeatStatus
 from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
 from reports.render import SiteWriter
 from tests.reports.browser import DESKTOP, PHONE, Browser
@@ -102,12 +102,52 @@ def failing_four_player_match(folder: Path) -> tuple[Path, dict, TournamentData]
     return folder / "replay.html", json.loads(text), data
 
 
+BIG_SEED = 8494772634789712000  # a match seed of 19 digits, as tournaments draw them
+MOVE_MS, BANK_MS = 200, 2000  # the timed-out bot waited for: 2.2 s
+
+
+def timed_out_match(folder: Path) -> Path:
+    """A 2-player Block match whose seat 1 did not answer its 9th decision: its first 8 took a
+    millisecond or less (2 ms of thinking in all), then the referee waited its 200 ms a move plus
+    the 2,000 ms of its bank, 2.2 s, for nothing."""
+    game = get_game("block")
+    options = game.make_options(2)
+    state = game.new_match(options, BIG_SEED)
+    rng = random.Random(3)
+    record = MatchRecord(game="block", options=options_to_dict(options), seed=BIG_SEED,
+                         seats=[{"name": "quick"}, {"name": "sleepy"}],
+                         time_control={"move_ms": MOVE_MS, "bank_ms": BANK_MS, "startup_ms": 10000})
+    while sum(d["seat"] == 1 for d in record.decisions) < 8 or state.current_player() != 1:
+        seat, legal = state.current_player(), state.legal_actions()
+        action = rng.choice(legal)
+        record.decisions.append({"seat": seat, "legal": legal, "action": action, "ms": 0.25})
+        state.apply(action)
+    legal, k = state.legal_actions(), len(record.decisions)
+    record.events = state.events
+    record.statuses = [SeatStatus(time_ms=3.0), SeatStatus(
+        TIMEOUT, f"did not answer in time: decision {k} exceeded its {MOVE_MS} ms plus {BANK_MS} ms left in its bank",
+        "", 2.0, {"decision": k, "legal": legal, "answer": None, "kind": TIMEOUT})]
+    record.scores, record.ranks = list(state.scores()), [1, 2]
+    record.duration_ms = 2300.0
+    text = record.to_json()
+    data = TournamentData(
+        name="Timeout", game="block", options=record.options, seed=None,
+        entrants=[EntrantInfo(0, "quick"), EntrantInfo(1, "sleepy")],
+        matches=[MatchInfo(id=1, number=1, seats=(0, 1), seed=BIG_SEED, scores=tuple(record.scores),
+                           ranks=(1, 2), statuses=("ok", TIMEOUT), reasons=tuple(s.reason for s in record.statuses),
+                           stderr_tails=("", ""), time_ms=(3.0, 2.0), duration_ms=2300.0)],
+        standings=[], history={}, record=lambda _: text, planned=1)
+    SiteWriter(data, folder).write()
+    return folder / "replay.html"
+
+
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict:
     base = tmp_path_factory.mktemp("pages")
     index = league(base / "league")
     replay, record, data = failing_four_player_match(base / "four")
-    return {"index": index, "replay": replay, "record": record, "data": data}
+    return {"index": index, "replay": replay, "record": record, "data": data,
+            "timeout": timed_out_match(base / "timeout")}
 
 
 def test_the_phone_leaderboard_shows_what_matters_without_scrolling(browser: Browser, sites) -> None:
@@ -176,6 +216,26 @@ def test_the_legend_picks_a_line_out_of_18(browser: Browser, sites) -> None:
     assert not browser.js("return document.querySelector('#history svg').classList.contains('has-focus')")
 
 
+def test_past_the_top_8_lines_are_grey_until_picked(browser: Browser, sites) -> None:
+    browser.size(*DESKTOP)
+    browser.open(sites["index"])
+    picks = browser.all("#history .legend-pick")
+    rest = [p for p in picks if "is-rest" in p.get_attribute("class")]
+    assert len(rest) == BOTS - 8 and picks.index(rest[0]) == 8
+    target = rest[3].get_attribute("data-entrant")
+    stroke = """var line = document.querySelector('#history .chart-line[data-entrant="' + arguments[0] + '"]');
+        return [getComputedStyle(line).stroke, line.getAttribute('stroke')];"""
+    grey, colour = browser.js(stroke, target)
+    assert grey == "rgb(188, 194, 204)", grey
+    rest[3].click()
+    picked, _ = browser.js(stroke, target)
+    assert picked == "rgb(%d, %d, %d)" % tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5)), (picked, colour)
+    browser.js("document.querySelector('#history').scrollIntoView()")
+    browser.css("#history").screenshot(str(screenshot_dir() / "league-history-grey-picked.png"))
+    rest[3].click()
+    browser.js("document.activeElement.blur()")
+
+
 def test_a_failed_decision_is_a_step_of_its_own(browser: Browser, sites) -> None:
     record = sites["record"]
     seat = next(i for i, s in enumerate(record["statuses"]) if s["status"] != "ok")
@@ -206,6 +266,63 @@ def test_a_failed_decision_is_a_step_of_its_own(browser: Browser, sites) -> None
     browser.size(*PHONE)
     browser.open(sites["replay"], "?match=1#end")
     browser.screenshot(screenshot_dir() / "match-failed-decision-phone.png")
+    browser.size(*DESKTOP)
+
+
+def test_a_timeout_says_no_answer_and_how_long_it_waited(browser: Browser, sites) -> None:
+    browser.size(*DESKTOP)
+    browser.open(sites["timeout"], "?match=1#end")
+    assert browser.errors() == []
+    box = browser.css(".replay-failure .replay-decision-head").text
+    assert "gave no answer: it timed out after 2.2 s" in box, box
+    assert "answered" not in box
+    assert "sleepy gave no answer (timed out after 2.2 s)" in browser.css(".replay-caption").text
+    thinking = browser.all(".match-result tbody tr")[1].find_elements("css selector", "td")[-1].text
+    # 2 ms of thinking over the answered decisions, then 2,200 ms waiting for an answer
+    assert thinking.split("\n") == ["2202 ms", "no answer: timed out after 2.2 s"], thinking
+    browser.screenshot(screenshot_dir() / "match-timeout.png")
+
+
+def test_a_long_seed_stays_one_number(browser: Browser, sites) -> None:
+    for width, height in (PHONE, DESKTOP):
+        browser.size(width, height)
+        browser.open(sites["timeout"], "?match=1")
+        seed = browser.js("""var dd = Array.prototype.find.call(document.querySelectorAll('.match-facts div'),
+            function (d) { return d.querySelector('dt').textContent === 'Seed'; }).querySelector('dd');
+            var s = getComputedStyle(dd);
+            return [dd.textContent, dd.getBoundingClientRect().height, parseFloat(s.lineHeight) || 1.45 * parseFloat(s.fontSize),
+                    dd.scrollWidth, dd.clientWidth];""")
+        assert seed[0] == str(BIG_SEED)
+        assert seed[1] < 1.5 * seed[2], f"the seed wraps at {width} px: {seed}"
+        assert seed[3] <= seed[4] + 1, f"the seed is cut off at {width} px: {seed}"
+        if width == PHONE[0]:
+            browser.js("document.querySelector('.match-facts').scrollIntoView()")
+            browser.screenshot(screenshot_dir() / "match-seed-phone.png")
+    browser.size(*DESKTOP)
+
+
+def test_the_head_to_head_scrolls_in_its_box_with_the_names_in_view(browser: Browser, sites) -> None:
+    browser.size(*PHONE)
+    browser.open(sites["index"])
+    overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, "the page itself scrolls sideways"
+    scroll = browser.js("""var w = document.querySelector('#head-to-head table.heatmap').parentNode;
+        var before = w.scrollWidth - w.clientWidth; w.scrollLeft = w.scrollWidth; return [before, w.scrollLeft];""")
+    assert scroll[0] > 0 and scroll[1] > 0, f"the matrix does not scroll in its box: {scroll}"
+    browser.js("document.querySelector('#head-to-head table.heatmap').scrollIntoView()")
+    names = browser.js("""var w = document.querySelector('#head-to-head table.heatmap').parentNode.getBoundingClientRect();
+        return Array.prototype.map.call(document.querySelectorAll('#head-to-head .row-head'), function (th) {
+            var cell = th.getBoundingClientRect(), name = th.querySelector('.bot-name').getBoundingClientRect();
+            var y = name.top + name.height / 2, hit = document.elementFromPoint(name.left + 5, y);
+            return [th.textContent.trim(), cell.left - w.left, name.width, cell.right - name.right,
+                    y > window.innerHeight || (!!hit && th.contains(hit))]; });""")
+    assert len(names) == BOTS
+    for text, left, width, room, on_top in names:
+        assert abs(left) <= 1, f"{text}: scrolled out of its box ({left} px)"
+        assert width >= 50, f"{text}: its name is cut to {width} px"
+        assert room >= 0, f"{text}: its name runs past its cell"
+        assert on_top, f"{text}: the cells scroll over the name"
+    browser.css("#head-to-head").screenshot(str(screenshot_dir() / "league-head-to-head-phone.png"))
     browser.size(*DESKTOP)
 
 

@@ -279,6 +279,19 @@ def test_thinning_keeps_the_last_point_of_each_slice() -> None:
     assert thin(points[:50], 1000, 100) == points[:50]
 
 
+def test_the_rating_chart_colours_the_top_8_and_greys_the_rest() -> None:
+    """12 to 40 lines in 12 to 40 colours are a tangle: the top 8 keep their colours (and bands),
+    drawn above the rest, the leader last; the others are grey lines without a band."""
+    from reports.charts import Series, rating_history_svg
+    series = [Series(f"bot-{i}", f"#0000{i:02x}", [RatingPoint(1, 25.0 - i, 2.0)], entrant=i) for i in range(12)]
+    svg = str(rating_history_svg(series, 1, 25.0, 8.3))
+    lines = re.findall(r'<polyline class="([^"]*)" data-entrant="(\d+)"', svg)
+    assert [int(e) for _, e in lines] == [8, 9, 10, 11, 7, 6, 5, 4, 3, 2, 1, 0]
+    assert {int(e) for c, e in lines if c == "chart-line is-rest"} == {8, 9, 10, 11}
+    bands = re.findall(r'<polygon class="([^"]*)" data-entrant="(\d+)"', svg)
+    assert {int(e) for c, e in bands if c == "chart-band"} == set(range(8))
+
+
 @pytest.mark.parametrize("entrants,matches", [(16, 12_000), (60, 12_000)])
 def test_the_index_stays_small_for_long_tournaments(tmp_path: Path, entrants: int, matches: int) -> None:
     """Every match on the index would be megabytes; the chart is thinned and the list split."""

@@ -77,3 +77,31 @@ def test_the_thousand_board(browser: Browser, site: Site) -> None:
     for _ in range(frames - 1):
         browser.keys("\ue014")
     assert browser.errors() == []
+
+
+def test_the_sheets_scroll_in_their_box_at_phone_width_with_names_in_view(browser: Browser, site: Site) -> None:
+    """At a phone's width the score sheet and a deal's score table are wider than the screen: they
+    scroll inside their box, their first column (the deal; the seats' names) staying in view."""
+    with Store.open(site.store_dir) as store:
+        row = store.matches()[0]
+    page, query = site.site_dir / "replay.html", f"?match={row.id}"
+    browser.size(*PHONE)
+    browser.open(page, query)
+    types = browser.js("return Arena.viewer.frames.map(function (f) { return f.event && f.event.type; })")
+    for step, box in ((types.index("deal_score"), ".th-dealscore .table-wrap"), (len(types) - 1, ".th-sheet .table-wrap")):
+        browser.open(page, f"{query}#step={step}")
+        assert browser.errors() == []
+        assert browser.js("return document.documentElement.scrollWidth - window.innerWidth") <= 1
+        scroll = browser.js("""var b = document.querySelector(arguments[0]);
+            var before = b.scrollWidth - b.clientWidth; b.scrollLeft = b.scrollWidth; return [before, b.scrollLeft];""", box)
+        assert scroll[0] > 0 and scroll[1] > 0, f"{box} does not scroll in its box: {scroll}"
+        firsts = browser.js("""var b = document.querySelector(arguments[0]), r = b.getBoundingClientRect();
+            b.scrollIntoView();
+            return Array.prototype.map.call(b.querySelectorAll('tr > :first-child'), function (c) {
+                var x = c.getBoundingClientRect(), hit = document.elementFromPoint(x.left + 4, x.top + x.height / 2);
+                return [c.textContent, x.left - b.getBoundingClientRect().left, !!hit && c.contains(hit)]; });""", box)
+        assert len(firsts) > 1
+        for text, left, on_top in firsts:
+            assert abs(left) <= 1 and on_top, f"{box}: {text!r} scrolled away ({left} px)"
+        browser.css(box.split()[0]).screenshot(str(screenshot_dir() / f"thousand-phone-{box.split()[0][1:]}.png"))
+    browser.size(*DESKTOP)

@@ -318,9 +318,11 @@
     var head = ["Seat", "Role", "Tricks", "Cards", "Marriages", "Score", "", "Marks", "Delta"];
     return h("div", { class: "th-dealscore" }, [
       h("h3", { text: "Deal " + ev.deal + ": contract " + ev.contract + " " + ev.outcome }),
-      h("table", { class: "table compact" }, [
-        h("thead", {}, [h("tr", {}, head.map(function (x) { return h("th", { text: x }); }))]),
-        h("tbody", {}, rows),
+      h("div", { class: "table-wrap" }, [
+        h("table", { class: "table compact sticky-first" }, [
+          h("thead", {}, [h("tr", {}, head.map(function (x) { return h("th", { text: x }); }))]),
+          h("tbody", {}, rows),
+        ]),
       ]),
     ]);
   }
@@ -346,7 +348,9 @@
     });
     return h("div", { class: "th-sheet" }, [
       h("h3", { text: "Score sheet" + (state.sheet.length > 12 ? " (last 12 deals)" : "") }),
-      h("table", { class: "table compact" }, [h("thead", {}, [h("tr", {}, head)]), h("tbody", {}, rows)]),
+      h("div", { class: "table-wrap" }, [
+        h("table", { class: "table compact sticky-first" }, [h("thead", {}, [h("tr", {}, head)]), h("tbody", {}, rows)]),
+      ]),
     ]);
   }
 
