@@ -1,9 +1,9 @@
 """Small real tournaments, played once per test session, and their rendered sites.
 
 The 2-player one has three entrants: the bundled ``random`` and ``heavy`` bots
-and ``flaky`` entered under the name ``<script>alert(1)</script>``, which logs markup to stderr
-and crashes in deal 3 when it sits in seat 0, so the site has failures, stderr tails and a name
-that must be escaped everywhere.
+and ``flaky``, whose description holds ``<script>alert(1)</script>``, which logs markup to stderr
+and crashes in deal 3 when it sits in seat 0, so the site has failures, stderr tails and a
+bot's text that must be escaped everywhere (a bot's name cannot hold markup: arena.bots.NAME).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from tournaments.run import prepare, run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_BOTS = Path(__file__).resolve().parent / "bots"
-EVIL_NAME = "<script>alert(1)</script>"
+EVIL_TEXT = "<script>alert(1)</script>"  # in the flaky bot's description
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ def club_night(folder: Path, players: int) -> Site:
         "entrants": [
             str(ROOT / "bots" / "random"),
             str(ROOT / "bots" / "heavy"),
-            {"path": str(TEST_BOTS / "flaky"), "name": EVIL_NAME},
+            str(TEST_BOTS / "flaky"),
         ],
         "format": {"players": players, "rounds": 1},
         "ratings": {"draw_probability": 0.01},
