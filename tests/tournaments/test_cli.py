@@ -113,7 +113,8 @@ def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: P
     assert (out / "tournament.sqlite").is_file()
     assert "rank" in result.stdout
     index = next(line for line in result.stdout.splitlines() if line.startswith("report: "))
-    assert Path(index.removeprefix("report: ").split()[0]).is_file()
+    assert Path(index.removeprefix("report: ").split()[0]) == (out / "site" / "index.html").resolve()
+    assert (out / "site" / "index.html").is_file()
 
 
 @pytest.mark.slow
@@ -122,5 +123,6 @@ def test_a_finished_run_writes_its_report(runner: CliRunner, tmp_path: Path,
     config = write_config(tmp_path / "t.toml", small_config([bots["alpha"], bots["beta"]]))
     result = runner.invoke(cli, ["tournament", "run", str(config), "-q"])
     assert result.exit_code == 0, result.stderr
-    index = tmp_path / "t-results" / "index.html"
+    index = tmp_path / "t-results" / "site" / "index.html"  # the site: a folder without the store
     assert f"report: {index}" in result.stdout and index.is_file()
+    assert not (tmp_path / "t-results" / "index.html").exists()
