@@ -1,31 +1,53 @@
 """HTML reports: a tournament's store rendered as a static site (docs/reports.md).
 
-``render_site(output_dir)`` reads the store in ``output_dir`` and writes the site beside it.
+``render_site(output_dir)`` reads the store in ``output_dir`` and writes the site into
+``output_dir/site/``: a folder without the store, to publish as it is (the store holds the secret
+tournament seed).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["render_site"]
+__all__ = ["SITE_FOLDER", "default_site_dir", "render_site"]
+
+SITE_FOLDER = "site"  # the site's folder inside a tournament's output folder
+
+
+def default_site_dir(output_dir: Path | str) -> Path:
+    """Where ``arena report`` writes the site of the tournament stored in ``output_dir``."""
+    return Path(output_dir) / SITE_FOLDER
 
 
 def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
-                live: bool = False, records: str = "bytes") -> Path:
-    """Render the tournament stored in ``output_dir`` into ``site_dir`` (default: the same folder).
+                live: bool = False, records: str = "bytes", reveal_seed: bool = False) -> Path:
+    """Render the tournament stored in ``output_dir`` into ``site_dir`` (default:
+    ``output_dir/site``), a folder that must not hold the store.
 
     Returns the path of ``index.html``. Rendering the same store again gives the same files, and
     rewrites none of them. ``live``: a tournament still running: only the index and the
     head-to-head page, which reload themselves every 30 s (``reports.live``). ``records``: how
     the match records are written, ``"bytes"`` (the smallest) or ``"base64"`` (for web servers
-    that declare scripts UTF-8, such as GitHub Pages; ``reports.render``).
+    that declare scripts UTF-8, such as GitHub Pages; ``reports.render``). ``reveal_seed``: show
+    the tournament seed on the index, once every match is played (otherwise it stays secret).
     """
+    from arena.errors import ArenaError
     from reports.render import write_site
     from reports.source import load
+    from tournaments.store import store_path
 
     output_dir = Path(output_dir)
-    data, store = load(output_dir)
+    site = Path(site_dir) if site_dir is not None else default_site_dir(output_dir)
+    store = store_path(output_dir).resolve()
+    if store.is_relative_to(site.resolve()):
+        raise ArenaError(f"site folder {str(site)!r} holds the tournament store {str(store)!r}, "
+                         "which must not be published (it keeps the secret seed); write the site "
+                         "to another folder")
+    data, opened = load(output_dir, reveal_seed=reveal_seed)
     try:
-        return write_site(data, Path(site_dir) if site_dir is not None else output_dir, live=live,
-                          records=records)
+        if reveal_seed and data.planned is not None and len(data.matches) < data.planned:
+            raise ArenaError(f"{output_dir}: {len(data.matches)} of {data.planned} matches played; "
+                             "the seed stays secret until every match is played (anyone who knew "
+                             "it could work out the deals still to come)")
+        return write_site(data, site, live=live, records=records)
     finally:
-        store.close()
+        opened.close()

@@ -10,13 +10,16 @@ import click
 @click.command()
 @click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--site", "site", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write the site to this folder (default: TOURNAMENT_DIR itself, beside the "
-                   "store).")
+              help="Write the site to this folder (default: TOURNAMENT_DIR/site, a folder without "
+                   "the store, to publish as it is).")
 @click.option("--records", type=click.Choice(["bytes", "base64"]), default="bytes", show_default=True,
               help="How match replays are stored: 'bytes' is the smallest and works from disk and "
                    "on web servers that send .js files without a charset (nginx, Apache); 'base64' "
                    "is a third larger and works on any web server, GitHub Pages included.")
-def report(output: Path, site: Path | None, records: str) -> None:
+@click.option("--reveal-seed", is_flag=True,
+              help="Show the tournament seed on the index, so anyone can check every deal; only "
+                   "once every match is played. Without it the seed stays secret.")
+def report(output: Path, site: Path | None, records: str, reveal_seed: bool) -> None:
     """Render the tournament stored in TOURNAMENT_DIR as a static HTML site (open its index.html)."""
     from reports import render_site
 
@@ -24,8 +27,20 @@ def report(output: Path, site: Path | None, records: str) -> None:
     from tournaments.store import Store, store_path
 
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
-    index = render_site(output, site, records=records)
+    index = render_site(output, site, records=records, reveal_seed=reveal_seed)
     click.echo(f"report: {index} ({time.monotonic() - started:.1f} s)")
+    old_site_note(output)
+
+
+def old_site_note(output: Path) -> None:
+    """An older arena wrote the site beside the store; say so, since that one shows the seed."""
+    from reports import default_site_dir
+
+    if (output / "index.html").is_file():
+        click.echo(f"note: {output / 'index.html'} and the pages beside it are a report that an "
+                   f"older arena wrote next to the store; the report is now in "
+                   f"{default_site_dir(output)}: delete the old one rather than publish it (it "
+                   "shows the seed)", err=True)
 
 
 COMMANDS = [report]

@@ -82,7 +82,7 @@ class TournamentData:
     name: str
     game: str
     options: dict[str, Any]
-    seed: int | None
+    seed: int | None  # the tournament seed: None (kept secret) unless the organiser reveals it
     entrants: list[EntrantInfo]
     matches: list[MatchInfo]
     standings: list[Standing]

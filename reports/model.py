@@ -158,7 +158,7 @@ class SiteModel:
             Fact("Matches", f"{thousands(len(self.played))} played of "
                             f"{thousands(d.planned if d.planned is not None else len(d.matches))}"),
             Fact("Failed matches", thousands(len(failed))),
-            Fact("Seed", "—" if d.seed is None else str(d.seed)),
+            Fact("Seed", "secret" if d.seed is None else str(d.seed)),
             Fact("Duration", duration_text(d.duration_s)),
         ]
         facts += [Fact(str(k).replace("_", " ").capitalize(), option_text(v)) for k, v in d.details.items()]

@@ -1,6 +1,7 @@
 """Write the site: one jinja2 environment, the view models, the static assets, nothing else.
 
-Layout of the output folder (all links relative, so it works from ``file://``)::
+Layout of the site folder (``OUTPUT/site/`` by default; all links relative, so it works from
+``file://``)::
 
     index.html                      what was played, leaderboard, head to head, rating history
     head-to-head.html               the whole head-to-head matrix (the index shows the top 24)

@@ -13,8 +13,9 @@ from typing import Any
 from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
 
 
-def load(output_dir: Path) -> tuple[TournamentData, Any]:
-    """The tournament stored in ``output_dir``, and the open store (close it when done)."""
+def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, Any]:
+    """The tournament stored in ``output_dir``, and the open store (close it when done). The
+    tournament seed is a secret: it is read only when ``reveal_seed``."""
     from tournaments.ratings import MU, SIGMA, compute_ratings
     from tournaments.store import Store
 
@@ -59,7 +60,7 @@ def load(output_dir: Path) -> tuple[TournamentData, Any]:
             name=cfg.get("name") or "Tournament",
             game=cfg.get("game", ""),
             options=_full_options(cfg),
-            seed=cfg.get("seed"),
+            seed=cfg.get("seed") if reveal_seed else None,
             entrants=entrants,
             matches=matches,
             standings=standings,

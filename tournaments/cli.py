@@ -18,6 +18,7 @@ from arena.games import GAMES, get_game
 from arena.outputs import check_output_file, check_output_folder
 from arena.text import visible_line
 from reports import render_site
+from reports.cli import old_site_note
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.run import RunResult, prepare, replay_match, run_tournament
@@ -159,6 +160,7 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     # the report is part of every finished tournament (the live report rendered it at the end)
     index = result.report or render_site(prepared.output)
     click.echo(f"report: {Path(index).resolve()}  (open it in a browser)")
+    old_site_note(prepared.output)
     return result
 
 

@@ -109,7 +109,8 @@ class LiveReport:
         self._thread.join()
         if not at_once:
             return self._render(live=False)
-        index = self.output / "index.html"
+        from reports import default_site_dir
+        index = default_site_dir(self.output) / "index.html"
         with contextlib.suppress(OSError):
             html = index.read_text(encoding="utf-8")
             index.write_text("".join(line for line in html.splitlines(keepends=True)
@@ -184,6 +185,8 @@ def check_same_tournament(store: Store, prepared: Prepared) -> None:
     advice = (f"; use another output folder (--output), or delete {store.path} to start over")
     stored = TournamentConfig.from_dict(store.config_dict()).identity()
     key, old, new = _first_difference(stored, prepared.config.identity())
+    if key == "seed":  # the seeds are secrets: say they differ, not what they are
+        raise ConfigError(f"{where}: its 'seed' differs from this config's{advice}")
     if key is not None:
         raise ConfigError(f"{where}: '{key}' is {json.dumps(old)} there but {json.dumps(new)} "
                           f"in this config{advice}")

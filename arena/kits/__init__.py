@@ -44,8 +44,11 @@ class Language:
 LANGUAGES: dict[str, Language] = {lang.key: lang for lang in (
     Language("python", "Python", "main.py", ("python3", "python3-msgpack"), ("python3",),
              "Nothing to build: arena runs `python3 main.py` with the system Python and the arena "
-             "SDK (`protocol.sdk`) on its `PYTHONPATH`; only the standard library and `msgpack` are "
-             "available in the sandbox.",
+             "SDK (`protocol.sdk`) on its `PYTHONPATH`. In the sandbox a bot can import the "
+             "standard library, `msgpack`, the Python packages installed under `/usr` on the "
+             "machine that plays the matches (Debian's `python3-numpy` and the like: ask the "
+             "organiser which) and modules in its own folder; nothing from pip in a home folder "
+             "or a virtual environment.",
              "- `main.py`: the bot; `choose(observation, legal)` is the function to replace.\n"
              "- `bot.toml`: the manifest (name, command, games)."),
     Language("c", "C", "main.c", ("gcc", "libc6-dev", "make"), ("cc", "make"),

@@ -112,3 +112,42 @@ def test_new_bot_command(tmp_path):
     assert odd.exit_code == 2 and "--name" in odd.output
     nogame = runner.invoke(cli, ["new-bot", str(tmp_path / "y"), "--game", "chess", "--lang", "c"])
     assert nogame.exit_code == 2 and "unknown game" in nogame.output
+
+
+def debian_python_package() -> str | None:
+    """A package that a Debian package installed for the system Python (under /usr), not the
+    standard library's nor one arena stages for bots: None if this machine has none."""
+    import subprocess
+    from pathlib import Path
+
+    folder = Path("/usr/lib/python3/dist-packages")
+    names = sorted(p.name for p in folder.glob("*") if (p / "__init__.py").is_file())
+    for name in names:
+        if name.isidentifier() and name not in ("msgpack", "protocol", "arena"):
+            found = subprocess.run(["/usr/bin/python3", "-c", f"import {name}; print({name}.__file__)"],
+                                   capture_output=True, text=True)
+            if found.returncode == 0 and found.stdout.startswith(str(folder)):
+                return name
+    return None
+
+
+def test_a_python_bot_imports_what_its_readme_says(tmp_path):
+    """The Python kit's README says what a sandboxed bot can import, Debian's packages under /usr
+    included (docs/sandbox.md, "The interpreter question"); a bot of the kit does import one."""
+    from arena.referee import play_match
+
+    note = " ".join((write_kit(tmp_path / "doc", GAMES["block"], "python") / "README.md")
+                    .read_text(encoding="utf-8").split())
+    assert "only the standard library" not in note
+    assert "the Python packages installed under `/usr` on the machine that plays the matches" in note
+    package = debian_python_package()
+    if package is None:
+        pytest.skip("no Debian Python package under /usr/lib/python3/dist-packages to import")
+    folder = write_kit(tmp_path / "mybot", GAMES["block"], "python")
+    code = (folder / "main.py").read_text(encoding="utf-8")
+    (folder / "main.py").write_text(f"import sys, {package}\nprint('imported', {package}.__file__, "
+                                    "file=sys.stderr)\n" + code, encoding="utf-8")
+    bot = load_bot(folder)
+    record = play_match("block", [bot, bot], options={"target": 10})
+    assert [s.status for s in record.statuses] == ["ok", "ok"], record.statuses
+    assert f"imported /usr/lib/python3/dist-packages/{package}/" in record.statuses[0].stderr_tail

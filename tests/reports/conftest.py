@@ -46,19 +46,18 @@ def screenshot_dir() -> Path:
 @dataclass(frozen=True)
 class Site:
     store_dir: Path  # the tournament's output folder (the store)
-    site_dir: Path   # the rendered site
+    site_dir: Path   # the rendered site: its folder ``site`` (without the store)
     index: Path
 
 
 def play(folder: Path, config: dict, stem: str) -> Site:
     """Play the small tournament ``config`` in ``folder``, one match after another, and render its
-    site."""
+    site where ``arena report`` does."""
     parsed = parse_config({"time_control": {"move_ms": 2000, "bank_ms": 10000, "startup_ms": 15000},
                            **config}, base_dir=folder, source="test config", stem=stem)
     out = folder / "out"
     run_tournament(prepare(parsed, out), backend=SerialBackend(), progress=False, say=lambda _: None)
-    site = folder / "site"
-    return Site(out, site, render_site(out, site))
+    return Site(out, out / "site", render_site(out))
 
 
 def club_night(folder: Path, players: int) -> Site:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.reports.conftest import ROOT
 from tournaments.backends import SerialBackend
 from tournaments.config import parse_config
@@ -31,17 +33,19 @@ class Watching(SerialBackend):
                 self.seen = self.index.read_text(encoding="utf-8") if self.index.is_file() else None
 
 
-def test_the_index_refreshes_while_the_tournament_runs(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", [None, 3_141_592_653_589_793_238], ids=["drawn", "given"])
+def test_the_index_refreshes_while_the_tournament_runs(tmp_path: Path, seed: int | None) -> None:
     config = parse_config({
-        "name": "Live", "game": "block", "seed": 3,
+        "name": "Live", "game": "block", **({} if seed is None else {"seed": seed}),
         "entrants": [str(ROOT / "bots" / "random"), str(ROOT / "bots" / "heavy")],
         "options": {"target": 10},
         "format": {"players": 2, "rounds": 2},
         "ratings": {"draw_probability": 0.01},
     }, base_dir=tmp_path, source="test", stem="live")
     out = tmp_path / "out"
-    backend = Watching(out / "index.html")
-    result = run_tournament(prepare(config, out), backend=backend, progress=False,
+    backend = Watching(out / "site" / "index.html")  # the site folder, without the store
+    prepared = prepare(config, out)
+    result = run_tournament(prepared, backend=backend, progress=False,
                             say=lambda _: None, live_report=0.1)
     assert result.outcome == "complete"
     # during the run: the leaderboard so far, reloading itself
@@ -49,9 +53,34 @@ def test_the_index_refreshes_while_the_tournament_runs(tmp_path: Path) -> None:
     assert '<meta http-equiv="refresh" content="30">' in backend.seen
     assert "The tournament is running" in backend.seen
     assert 'id="leaderboard"' in backend.seen
+    # the page projected during the run keeps the tournament seed secret
+    assert str(prepared.config.seed) not in backend.seen and ">secret<" in backend.seen
     # at the end: the whole report, not reloading
-    assert result.report == out / "index.html"
+    assert result.report == out / "site" / "index.html"
     html = result.report.read_text(encoding="utf-8")
     assert "http-equiv" not in html and "The tournament is running" not in html
     assert f"{result.total} played of {result.total}" in html
-    assert (out / "replay.html").is_file() and len(list((out / "records").glob("*.js"))) == result.total
+    site = out / "site"
+    assert (site / "replay.html").is_file()
+    assert len(list((site / "records").glob("*.js"))) == result.total
+    assert not (out / "index.html").exists()
+
+
+def test_a_run_stopped_at_once_leaves_an_index_that_no_longer_reloads(two_player,
+                                                                     tmp_path: Path) -> None:
+    """Ctrl-C twice: the live index in the site folder stays as it was, without its reloading."""
+    import shutil
+
+    from tournaments.run import LiveReport
+
+    out = tmp_path / "out"
+    shutil.copytree(two_player.store_dir, out)
+    index = out / "site" / "index.html"
+    live = LiveReport(out, 0.05, say=print).start()
+    deadline = time.monotonic() + 15
+    while not (index.is_file() and "http-equiv" in index.read_text(encoding="utf-8")):
+        assert time.monotonic() < deadline, "no live index in the site folder"
+        time.sleep(0.02)
+    assert live.finish(at_once=True) is None
+    html = index.read_text(encoding="utf-8")
+    assert "http-equiv" not in html and "The tournament is running" in html

@@ -259,7 +259,20 @@ def test_the_report_command(two_player: Site, tmp_path: Path) -> None:
     result = CliRunner().invoke(report, [str(two_player.store_dir), "--site", str(tmp_path / "s")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "s" / "index.html").is_file()
-    assert "index.html" in result.output
+    assert f"report: {tmp_path / 's' / 'index.html'} (" in result.output
+
+
+def test_the_report_command_writes_the_site_folder_beside_the_store(two_player: Site,
+                                                                    tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(two_player.store_dir, out)
+    result = CliRunner().invoke(report, [str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"report: {out / 'site' / 'index.html'} (" in result.output
+    assert (out / "site" / "replay.html").is_file() and not (out / "index.html").exists()
+    assert sorted(p.name for p in (out / "site").iterdir()) == [
+        "bots", "head-to-head.html", "index.html", "matches", "records", "replay.html", "site.js",
+        "static"]
 
 
 def test_the_report_command_names_a_missing_store(tmp_path: Path) -> None:
@@ -335,9 +348,10 @@ def test_a_tournament_without_results_yet(tmp_path: Path) -> None:
     store, _ = open_store(prepare(config, tmp_path / "out"))
     store.close()
     index = render_site(tmp_path / "out")
+    assert index == tmp_path / "out" / "site" / "index.html"
     html = index.read_text(encoding="utf-8")
     assert "0 played of 2" in html
-    assert (tmp_path / "out" / "matches" / "list-1.html").is_file()
+    assert (tmp_path / "out" / "site" / "matches" / "list-1.html").is_file()
 
 
 def test_every_drawer_has_its_styles_and_the_shared_library_draws_for_all() -> None:

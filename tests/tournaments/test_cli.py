@@ -104,6 +104,18 @@ def test_demo_config_of_every_game(name: str) -> None:
     assert all(not b.games or name in b.games for b in bundled_bots(name))
 
 
+def test_the_readme_says_at_which_count_each_demo_plays() -> None:
+    """The README says the demo plays a game's default count: it names the games whose demo
+    table is another."""
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    assert "plays that game's bundled bots at its default player count" in readme
+    others = [g for g in GAMES.values() if g.demo_players not in (None, g.default_players)]
+    assert others, "Dice 1000's demo plays a table of 4"
+    for game in others:
+        assert (f"{game.title} at a table of {game.demo_players}, its default being "
+                f"{game.default_players}") in readme
+
+
 @pytest.mark.slow
 def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: Path) -> None:
     out = tmp_path / "demo"
@@ -113,7 +125,8 @@ def test_demo_runs_and_says_where_the_results_are(runner: CliRunner, tmp_path: P
     assert (out / "tournament.sqlite").is_file()
     assert "rank" in result.stdout
     index = next(line for line in result.stdout.splitlines() if line.startswith("report: "))
-    assert Path(index.removeprefix("report: ").split()[0]).is_file()
+    assert Path(index.removeprefix("report: ").split()[0]) == (out / "site" / "index.html").resolve()
+    assert (out / "site" / "index.html").is_file()
 
 
 @pytest.mark.slow
@@ -122,5 +135,6 @@ def test_a_finished_run_writes_its_report(runner: CliRunner, tmp_path: Path,
     config = write_config(tmp_path / "t.toml", small_config([bots["alpha"], bots["beta"]]))
     result = runner.invoke(cli, ["tournament", "run", str(config), "-q"])
     assert result.exit_code == 0, result.stderr
-    index = tmp_path / "t-results" / "index.html"
+    index = tmp_path / "t-results" / "site" / "index.html"  # the site: a folder without the store
     assert f"report: {index}" in result.stdout and index.is_file()
+    assert not (tmp_path / "t-results" / "index.html").exists()

@@ -31,6 +31,26 @@ def test_the_documented_example_loads_and_schedules() -> None:
     assert config.output_dir == ROOT / "tournaments" / "example-results"
 
 
+def test_the_example_says_what_the_code_does() -> None:
+    """Its comments give the defaults the config applies, and it keeps its seed secret (so left
+    out: arena draws one)."""
+    text = (ROOT / "tournaments" / "example.toml").read_text(encoding="utf-8")
+    comments = {}
+    key = None
+    for line in text.splitlines():
+        found = re.match(r"#?\s*(\w+)\s*=[^#]*#\s*(.*)$", line)
+        if found:
+            key, comments[found[1]] = found[1], found[2]
+        elif key and re.match(r"\s+#", line):  # a comment continued on the next line
+            comments[key] += " " + line.strip().lstrip("# ")
+        else:
+            key = None
+    assert load_config(ROOT / "tournaments" / "example.toml").seed is None
+    assert TOP_KEYS["seed"].default is None and "default: a random one" in comments["seed"]
+    assert FORMAT_KEYS["players"].default is None
+    assert "default: the game's default player count" in comments["players"]
+
+
 def test_the_docs_describe_every_key() -> None:
     docs = (ROOT / "docs" / "tournaments.md").read_text(encoding="utf-8")
     for prefix, keys in (("", TOP_KEYS), ("format.", FORMAT_KEYS),
