@@ -34,10 +34,12 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from arena.errors import IllegalActionError
+from arena.options import build_options
 
 TERMINAL = -1
 SEED_BITS = 63  # fits a signed 64-bit integer in SQLite, MessagePack and any language
@@ -111,20 +113,34 @@ class Result:
 
 
 class State(ABC):
-    """One match of a game in progress. See the module docstring for the contract."""
+    """One match of a game in progress. See the module docstring for the contract.
+
+    A game's state keeps the legal actions of the seat to move in ``_legal`` (empty or stale once
+    the match is over: :meth:`is_terminal` decides) and plays a legal action in :meth:`_apply_legal`;
+    :meth:`apply` is the one guard in front of it.
+    """
 
     num_players: int
     options: Any
     events: list[dict[str, Any]]
+    _legal: Sequence[str]
 
     @abstractmethod
     def current_player(self) -> int: ...
 
-    @abstractmethod
-    def legal_actions(self) -> list[str]: ...
+    def legal_actions(self) -> list[str]:
+        return [] if self.is_terminal() else list(self._legal)
+
+    def apply(self, action: str) -> None:
+        """Play one action of the seat to move; one that is not legal raises
+        :class:`IllegalActionError` naming the legal ones, and changes nothing."""
+        if self.is_terminal() or action not in self._legal:
+            raise self.illegal(action)
+        self._apply_legal(action)
 
     @abstractmethod
-    def apply(self, action: str) -> None: ...
+    def _apply_legal(self, action: str) -> None:
+        """Play ``action``, known to be legal here."""
 
     @abstractmethod
     def observation(self, seat: int) -> dict[str, Any]: ...
@@ -169,7 +185,8 @@ class Game(ABC):
     length_unit: ClassVar[str] = "deals"  # what length_cap counts
     demo_players: ClassVar[int | None] = None  # the table `arena demo` plays; None: default_players
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
-    Options: ClassVar[type]
+    Options: ClassVar[type]             # the options dataclass (arena.options)
+    State: ClassVar[type[State]]        # a match: State(options, seed)
 
     @property
     def min_players(self) -> int:
@@ -188,17 +205,17 @@ class Game(ABC):
             return f"{counts[0]} to {counts[-1]}"
         return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
-    @abstractmethod
     def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> Any:
         """Typed, checked options for a match of ``num_players`` from user values (text or typed).
 
         ``values`` may name a preset (e.g. ``variant``) that the other values override; the
         result holds every value resolved, as the record stores it.
         """
+        return build_options(self.Options, values or {}, fixed={"num_players": num_players})
 
-    @abstractmethod
     def new_match(self, options: Any, seed: int) -> State:
         """A new match; every chance outcome is drawn from ``Chance(seed)``'s named streams."""
+        return self.State(options, seed)
 
     @abstractmethod
     def length_cap(self, options: Any) -> int:

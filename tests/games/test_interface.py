@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from arena.errors import OptionError
-from arena.game import Chance, stream_seed
+from arena.errors import IllegalActionError, OptionError
+from arena.game import Chance, Game, State, stream_seed
 from arena.games import GAMES
 from arena.options import options_from_dict, options_to_dict
 from tests.games.toy import Stalemate, ToyDice
@@ -122,3 +122,23 @@ def test_none_reaches_a_syntax_of_its_own_and_a_choice_named_none_is_itself():
     options = dice.make_options(2, {"pits": "none", "barrel": "none"})
     assert options.pits == () and options.barrel == "none"
     assert TOY.make_options(2, {"wind": "none"}).wind == "none"
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_one_legality_guard_and_one_factory_for_every_game(name):
+    """``apply``'s guard, ``make_options`` and ``new_match`` are the base class's, not a copy per
+    game: an illegal action (or any action once the match is over) raises and changes nothing."""
+    game = GAMES[name]
+    assert type(game).make_options is Game.make_options and type(game).new_match is Game.new_match
+    state = game.new_match(game.make_options(game.default_players), 3)
+    assert type(state).apply is State.apply and type(state).legal_actions is State.legal_actions
+    before = len(state.events)
+    with pytest.raises(IllegalActionError, match="illegal action 'no such move'"):
+        state.apply("no such move")
+    assert len(state.events) == before
+    rng = random.Random(3)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.legal_actions() == []
+    with pytest.raises(IllegalActionError):
+        state.apply("roll")

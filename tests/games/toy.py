@@ -12,9 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.errors import IllegalActionError
 from arena.game import TERMINAL, Chance, Game, Result, State
-from arena.options import build_options
 
 
 def _parse_faces(raw: Any) -> tuple[int, ...]:
@@ -42,10 +40,10 @@ class ToyOptions:
 
 
 class ToyDiceState(State):
-    def __init__(self, options: ToyOptions, chance: Chance) -> None:
+    def __init__(self, options: ToyOptions, seed: int) -> None:
         self.options = options
         self.num_players = options.num_players
-        self.chance = chance
+        self.chance = Chance(seed)
         self.totals = [0] * self.num_players
         self.turns = [0] * self.num_players
         self.events: list[dict[str, Any]] = []
@@ -90,12 +88,9 @@ class ToyDiceState(State):
     def current_player(self) -> int:
         return TERMINAL if self.over else self.seat
 
-    def legal_actions(self) -> list[str]:
-        return [] if self.over else ["roll", "stop"]
+    _legal = ("roll", "stop")
 
-    def apply(self, action: str) -> None:
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"illegal action {action!r}")
+    def _apply_legal(self, action: str) -> None:
         self.events.append({"type": "action", "seat": self.seat, "action": action})
         if action == "roll":
             self._roll()
@@ -131,12 +126,7 @@ class ToyDice(Game):
     length_unit = "rounds"
     chance_events = frozenset({"roll"})
     Options = ToyOptions
-
-    def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> ToyOptions:
-        return build_options(ToyOptions, values or {}, fixed={"num_players": num_players})
-
-    def new_match(self, options: ToyOptions, seed: int) -> ToyDiceState:
-        return ToyDiceState(options, Chance(seed))
+    State = ToyDiceState
 
     def length_cap(self, options: ToyOptions) -> int:
         return options.max_rounds

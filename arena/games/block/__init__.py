@@ -7,7 +7,6 @@ from typing import Any
 from arena.game import Game
 from arena.games.block.options import BlockOptions
 from arena.games.block.state import BlockState
-from arena.options import build_options
 
 
 class Block(Game):
@@ -22,12 +21,7 @@ class Block(Game):
     length_unit = "deals"
     chance_events = frozenset({"deal"})
     Options = BlockOptions
-
-    def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> BlockOptions:
-        return build_options(BlockOptions, values or {}, fixed={"num_players": num_players})
-
-    def new_match(self, options: BlockOptions, seed: int) -> BlockState:
-        return BlockState(options, seed)
+    State = BlockState
 
     def length_cap(self, options: BlockOptions) -> int:
         return 1 if options.single_deal else options.max_deals

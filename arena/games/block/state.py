@@ -92,18 +92,13 @@ class BlockState(State):
     def current_player(self) -> int:
         return TERMINAL if self._terminal else self._to_move
 
-    def legal_actions(self) -> list[str]:
-        return [] if self._terminal else list(self._legal)
-
     def is_terminal(self) -> bool:
         return self._terminal
 
     def scores(self) -> tuple[int, ...]:
         return tuple(self._scores)
 
-    def apply(self, action: str) -> None:
-        if self._terminal or action not in self._legal:
-            raise self.illegal(action)
+    def _apply_legal(self, action: str) -> None:
         seat = self._to_move
         self.plays.append([seat, action])
         if action == PASS:

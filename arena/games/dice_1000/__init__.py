@@ -7,7 +7,6 @@ from typing import Any
 from arena.game import Chance, Game
 from arena.games.dice_1000.options import Dice1000Options
 from arena.games.dice_1000.state import Dice1000State
-from arena.options import build_options
 
 
 class Dice1000(Game):
@@ -23,12 +22,7 @@ class Dice1000(Game):
     length_unit = "rounds"
     chance_events = frozenset({"first", "roll"})
     Options = Dice1000Options
-
-    def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> Dice1000Options:
-        return build_options(Dice1000Options, values or {}, fixed={"num_players": num_players})
-
-    def new_match(self, options: Dice1000Options, seed: int) -> Dice1000State:
-        return Dice1000State(options, seed)
+    State = Dice1000State
 
     def length_cap(self, options: Dice1000Options) -> int:
         return options.max_rounds

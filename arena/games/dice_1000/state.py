@@ -28,6 +28,8 @@ class Dice1000State(State):
     """One Dice 1000 match. Create it with ``Dice1000().new_match(options, seed)``, or a position
     with :meth:`from_position`."""
 
+    _legal = (ROLL, STOP)  # whenever a seat decides (a forced roll never reaches it)
+
     def __init__(self, options: Dice1000Options, seed: int) -> None:
         self._setup(options, Chance(seed))
         n = self.num_players
@@ -142,18 +144,13 @@ class Dice1000State(State):
     def current_player(self) -> int:
         return TERMINAL if self._terminal else self.seat
 
-    def legal_actions(self) -> list[str]:
-        return [] if self._terminal else [ROLL, STOP]
-
     def is_terminal(self) -> bool:
         return self._terminal
 
     def scores(self) -> tuple[int, ...]:
         return tuple(self._scores)
 
-    def apply(self, action: str) -> None:
-        if self._terminal or (action != ROLL and action != STOP):
-            raise self.illegal(action)
+    def _apply_legal(self, action: str) -> None:
         self.events.append({"type": "action", "seat": self.seat, "action": action,
                             "turn_total": self.turn_total})
         if action == ROLL:

@@ -8,7 +8,6 @@ from typing import Any
 from arena.game import Game
 from arena.games.domino_cribbage.options import DominoCribbageOptions
 from arena.games.domino_cribbage.state import DominoCribbageState, sample_state
-from arena.options import build_options
 
 _SHOWN = {"hand": "hand", "crib": "crib"}
 
@@ -37,12 +36,7 @@ class DominoCribbage(Game):
     length_unit = "deals"
     chance_events = frozenset({"first_dealer", "deal", "starter"})
     Options = DominoCribbageOptions
-
-    def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> DominoCribbageOptions:
-        return build_options(DominoCribbageOptions, values or {}, fixed={"num_players": num_players})
-
-    def new_match(self, options: DominoCribbageOptions, seed: int) -> DominoCribbageState:
-        return DominoCribbageState(options, seed)
+    State = DominoCribbageState
 
     def length_cap(self, options: DominoCribbageOptions) -> int:
         return options.max_deals

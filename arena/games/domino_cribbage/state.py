@@ -105,18 +105,13 @@ class DominoCribbageState(State):
     def current_player(self) -> int:
         return self._to_move
 
-    def legal_actions(self) -> list[str]:
-        return list(self._legal)
-
     def is_terminal(self) -> bool:
         return self._terminal
 
     def scores(self) -> tuple[int, ...]:
         return tuple(self._scores)
 
-    def apply(self, action: str) -> None:
-        if self._terminal or action not in self._legal:
-            raise self.illegal(action)
+    def _apply_legal(self, action: str) -> None:
         seat = self._to_move
         if self.phase == DISCARD:
             self._discard(seat, action)

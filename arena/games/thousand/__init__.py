@@ -8,7 +8,6 @@ from typing import Any
 from arena.game import Game
 from arena.games.thousand.options import ThousandOptions
 from arena.games.thousand.state import ThousandState
-from arena.options import build_options
 
 
 class Thousand(Game):
@@ -23,12 +22,7 @@ class Thousand(Game):
     length_unit = "deals"
     chance_events = frozenset({"dealer", "deal"})
     Options = ThousandOptions
-
-    def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> ThousandOptions:
-        return build_options(ThousandOptions, values or {}, fixed={"num_players": num_players})
-
-    def new_match(self, options: ThousandOptions, seed: int) -> ThousandState:
-        return ThousandState(options, seed)
+    State = ThousandState
 
     def length_cap(self, options: ThousandOptions) -> int:
         return options.max_deals

@@ -135,18 +135,13 @@ class ThousandState(AuctionPhase, ExchangePhase, PlayPhase, DealScoring, SeatVie
     def current_player(self) -> int:
         return TERMINAL if self.terminal else self.to_move
 
-    def legal_actions(self) -> list[str]:
-        return [] if self.terminal else list(self._legal)
-
     def is_terminal(self) -> bool:
         return self.terminal
 
     def scores(self) -> tuple[int, ...]:
         return tuple(self.carry.totals)
 
-    def apply(self, action: str) -> None:
-        if action not in self._legal or self.terminal:
-            raise self.illegal(action)
+    def _apply_legal(self, action: str) -> None:
         seat = self.to_move
         self.events.append({"type": "action", "seat": seat, "action": action})
         self.log.append((seat, action))
