@@ -1,12 +1,13 @@
 """The ``arena`` command: thin click commands that parse, call and print.
 
-This module builds the whole CLI: its own commands and those of the tournaments and reports
-packages, added at the end.
+This module builds the whole CLI: its own commands, and those that the packages above it declare
+in ``pyproject.toml`` (the ``arena.commands`` entry point), added at the end.
 """
 from __future__ import annotations
 
 import dataclasses
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -284,16 +285,14 @@ def new_bot(folder: str, game_name: str, lang: str, name: str | None) -> None:
     click.echo(f"try it: arena check {folder} --game {game.name}")
 
 
-def _register_extensions() -> None:
-    """The commands of the tournaments and reports packages join the main group."""
-    from reports.cli import COMMANDS as report_commands
-    from tournaments.cli import COMMANDS as tournament_commands
-
-    for command in [*tournament_commands, *report_commands]:
-        cli.add_command(command)
+def _add_commands_of_other_layers() -> None:
+    """The commands of the packages above this one (tournaments, reports) join the main group
+    through the ``arena.commands`` entry point (``pyproject.toml``): arena imports none of them."""
+    for entry in entry_points(group="arena.commands"):
+        cli.add_command(entry.load(), entry.name)
 
 
-_register_extensions()
+_add_commands_of_other_layers()
 
 
 def main() -> None:

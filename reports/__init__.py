@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["SITE_FOLDER", "default_site_dir", "render_site"]
+__all__ = ["SITE_FOLDER", "default_site_dir", "old_site_note", "render_site"]
 
 SITE_FOLDER = "site"  # the site's folder inside a tournament's output folder
 
@@ -16,6 +16,17 @@ SITE_FOLDER = "site"  # the site's folder inside a tournament's output folder
 def default_site_dir(output_dir: Path | str) -> Path:
     """Where ``arena report`` writes the site of the tournament stored in ``output_dir``."""
     return Path(output_dir) / SITE_FOLDER
+
+
+def old_site_note(output_dir: Path | str) -> str | None:
+    """What to say when an older arena wrote the site beside the store (that one shows the
+    seed); ``None`` when it did not."""
+    output_dir = Path(output_dir)
+    if not (output_dir / "index.html").is_file():
+        return None
+    return (f"{output_dir / 'index.html'} and the pages beside it are a report that an older "
+            f"arena wrote next to the store; the report is now in {default_site_dir(output_dir)}: "
+            "delete the old one rather than publish it (it shows the seed)")
 
 
 def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,

@@ -21,7 +21,7 @@ import click
                    "once every match is played. Without it the seed stays secret.")
 def report(output: Path, site: Path | None, records: str, reveal_seed: bool) -> None:
     """Render the tournament stored in TOURNAMENT_DIR as a static HTML site (open its index.html)."""
-    from reports import render_site
+    from reports import old_site_note, render_site
 
     started = time.monotonic()
     from tournaments.store import Store, store_path
@@ -29,18 +29,9 @@ def report(output: Path, site: Path | None, records: str, reveal_seed: bool) -> 
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     index = render_site(output, site, records=records, reveal_seed=reveal_seed)
     click.echo(f"report: {index} ({time.monotonic() - started:.1f} s)")
-    old_site_note(output)
-
-
-def old_site_note(output: Path) -> None:
-    """An older arena wrote the site beside the store; say so, since that one shows the seed."""
-    from reports import default_site_dir
-
-    if (output / "index.html").is_file():
-        click.echo(f"note: {output / 'index.html'} and the pages beside it are a report that an "
-                   f"older arena wrote next to the store; the report is now in "
-                   f"{default_site_dir(output)}: delete the old one rather than publish it (it "
-                   "shows the seed)", err=True)
+    note = old_site_note(output)
+    if note:
+        click.echo(f"note: {note}", err=True)
 
 
 COMMANDS = [report]

@@ -6,6 +6,7 @@ User errors are :class:`arena.errors.ArenaError`, which the main CLI prints as o
 from __future__ import annotations
 
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +18,11 @@ from arena.errors import ArenaError
 from arena.games import GAMES, get_game
 from arena.outputs import check_output_file, check_output_folder
 from arena.text import visible_line
-from reports import render_site
-from reports.cli import old_site_note
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
-from tournaments.run import RunResult, prepare, replay_match, run_tournament
+from tournaments.run import RunResult, ResultsListener, prepare, replay_match, run_tournament
 from tournaments.store import Store, store_path
 
-LIVE_REPORT_S = 30  # seconds between renders of the report's index while a tournament runs
 DEMO_OUTPUT = "arena-demo"
 DEMO_GAME = "block"
 DEMO_ROUNDS = 4
@@ -143,7 +141,7 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
         click.echo(f"playing on the Dask cluster at {address}")
     try:
         result = run_tournament(prepared, workers=workers, progress=not quiet, cluster=cluster,
-                                live_report=LIVE_REPORT_S)
+                                on_results=results_listener(prepared.output))
     except KeyboardInterrupt:
         done = _stored_count(prepared.output)
         click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "
@@ -157,11 +155,17 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
                f"{result.failures} failed seats)")
     _print_ratings(prepared.output)
     click.echo(f"\nresults: {result.store}")
-    # the report is part of every finished tournament (the live report rendered it at the end)
-    index = result.report or render_site(prepared.output)
-    click.echo(f"report: {Path(index).resolve()}  (open it in a browser)")
-    old_site_note(prepared.output)
+    if result.report is not None:  # the live report renders the whole site at the end
+        click.echo(f"report: {Path(result.report).resolve()}  (open it in a browser)")
     return result
+
+
+def results_listener(output: Path) -> ResultsListener | None:
+    """What keeps a report of the results while they come in: the ``arena.results`` entry point
+    (the reports package's live report), if one is installed."""
+    for entry in entry_points(group="arena.results"):
+        return entry.load()(output)
+    return None
 
 
 def _stored_count(output: Path) -> int:

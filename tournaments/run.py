@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from arena.bots import BotSpec, load_bot
 from arena.errors import ArenaError, BotError
@@ -62,60 +62,22 @@ class RunResult:
     total: int          # matches in the schedule
     failures: int       # failed seats in the store
     store: Path
-    report: Path | None = None  # the report's index page, when the run rendered it (live report)
+    report: Path | None = None  # the page on_results made of the results (the report's index)
 
 
-class LiveReport:
-    """While a tournament runs, the report's index (leaderboard, head to head, rating history)
-    is rendered again every ``interval`` seconds from the store, in a thread of the parent, and
-    reloads itself in the browser (docs/reports.md, "Live report"); at the end the whole report is
-    rendered, without the reloading. Rendering is the report's own business: a failure is told
-    once and never stops the tournament."""
+class ResultsListener(Protocol):
+    """Told how a run's results change; the command line wires the live report to it
+    (``reports.live.LiveReport``, found through the ``arena.results`` entry point)."""
 
-    def __init__(self, output: Path, interval: float, say: Callable[[str], None]) -> None:
-        self.output = output
-        self.interval = interval
-        self.say = say
-        self.renders = 0
-        self._stop = threading.Event()
-        self._failed = False
-        self._thread = threading.Thread(target=self._loop, name="live-report", daemon=True)
+    def started(self, say: Callable[[str], None]) -> None:
+        """The run begins (``say`` prints a line beside the progress bar)."""
 
-    def start(self) -> "LiveReport":
-        self._thread.start()
-        return self
+    def changed(self) -> None:
+        """A match was stored. Called in the run's own thread, after every match: keep it cheap."""
 
-    def _render(self, live: bool) -> Path | None:
-        from reports import render_site
-        try:
-            index = render_site(self.output, live=live)
-        except Exception as exc:  # the report must never stop the tournament
-            if not self._failed:
-                self.say(f"warning: the live report could not be rendered: {exc}")
-            self._failed = True
-            return None
-        self.renders += 1
-        return index
-
-    def _loop(self) -> None:
-        self._render(live=True)
-        while not self._stop.wait(self.interval):
-            self._render(live=True)
-
-    def finish(self, at_once: bool = False) -> Path | None:
-        """Stop refreshing and render the whole report once, not live; ``at_once`` (the run was
-        aborted): only stop the index from reloading itself."""
-        self._stop.set()
-        self._thread.join()
-        if not at_once:
-            return self._render(live=False)
-        from reports import default_site_dir
-        index = default_site_dir(self.output) / "index.html"
-        with contextlib.suppress(OSError):
-            html = index.read_text(encoding="utf-8")
-            index.write_text("".join(line for line in html.splitlines(keepends=True)
-                                     if 'http-equiv="refresh"' not in line), encoding="utf-8")
-        return None
+    def finished(self, outcome: str) -> Path | None:
+        """The run ended with ``outcome`` (complete, stopped, aborted, error); returns the page
+        it made of the results, if any (a report's index)."""
 
 
 def prepare(config: TournamentConfig, output: str | Path | None = None) -> Prepared:
@@ -293,11 +255,11 @@ class _Interrupts:
 def run_tournament(prepared: Prepared, *, workers: int | None = None,
                    backend: Backend | None = None, progress: bool = True,
                    say: Callable[[str], None] | None = None,
-                   cluster: str | None = None, live_report: float | None = None) -> RunResult:
+                   cluster: str | None = None,
+                   on_results: ResultsListener | None = None) -> RunResult:
     """Play every match the store does not hold yet; resumable at any moment. ``cluster`` (else
     the config's ``cluster``) is a Dask scheduler address to play on instead of local workers.
-    ``live_report``: render the report's index every that many seconds while playing, and the
-    whole report at the end (:class:`LiveReport`)."""
+    ``on_results`` is told when the results change (the live report)."""
     address = cluster if cluster is not None else prepared.config.cluster
     if backend is None and address is not None:  # "" too: DaskBackend says it is no address
         from tournaments.cluster import DaskBackend  # Dask is optional: imported only when used
@@ -305,11 +267,11 @@ def run_tournament(prepared: Prepared, *, workers: int | None = None,
         with DaskBackend(address, max_in_flight=workers,
                          cores_per_match=prepared.config.cores_per_match) as dask_backend:
             return run_tournament(prepared, backend=dask_backend, progress=progress, say=say,
-                                  live_report=live_report)
+                                  on_results=on_results)
     with output_lock(prepared.output):
         store, resumed = open_store(prepared)
         with store:
-            return _play(prepared, store, resumed, workers, backend, progress, say, live_report)
+            return _play(prepared, store, resumed, workers, backend, progress, say, on_results)
 
 
 def build_entrants(bots: Sequence[BotSpec], say: Callable[[str], None]) -> None:
@@ -332,7 +294,7 @@ def build_entrants(bots: Sequence[BotSpec], say: Callable[[str], None]) -> None:
 
 def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
           backend: Backend | None, show: bool, say: Callable[[str], None] | None,
-          live_report: float | None = None) -> RunResult:
+          on_results: ResultsListener | None = None) -> RunResult:
     done_ids = store.done_ids()
     todo = [m for m in prepared.schedule.matches if m.id not in done_ids]
     total = len(prepared.schedule)
@@ -356,7 +318,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
     outcome = "error"
     played = 0
-    live = LiveReport(prepared.output, live_report, say).start() if live_report else None
+    if on_results is not None:
+        on_results.started(say)
     report = None
     try:
         with _Interrupts(backend, say):
@@ -372,6 +335,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                                     startup_ms=finished.startup_ms,
                                     wall_ms=finished.wall_ms, worker=finished.worker, run_id=run_id)
                     played += 1
+                    if on_results is not None:
+                        on_results.changed()
                     bar.advance(sum(1 for s in finished.record.statuses if s.status != "ok"))
             finally:
                 close = getattr(results, "close", None)
@@ -385,8 +350,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         bar.close()
         with contextlib.suppress(Exception):
             store.end_run(run_id, outcome)
-        if live is not None:
-            report = live.finish(at_once=outcome in ("aborted", "error"))
+        if on_results is not None:
+            report = on_results.finished(outcome)
     for entrant, bot in zip(prepared.entrants, prepared.bots):
         try:
             changed = played and bot.content_hash() != entrant.content_hash
@@ -486,5 +451,5 @@ def replay_match(output: str | Path, match_id: int) -> Replay:
     return Replay(match_id, stored, play_job(job).record, warnings)
 
 
-__all__ = ["Prepared", "RunResult", "LiveReport", "Replay", "prepare", "open_store", "run_tournament",
+__all__ = ["Prepared", "RunResult", "ResultsListener", "Replay", "prepare", "open_store", "run_tournament",
            "replay_match", "output_lock", "STORE_NAME"]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from reports.live import LiveReport
 from tests.reports.conftest import ROOT
 from tournaments.backends import SerialBackend
 from tournaments.config import parse_config
@@ -46,7 +47,7 @@ def test_the_index_refreshes_while_the_tournament_runs(tmp_path: Path, seed: int
     backend = Watching(out / "site" / "index.html")  # the site folder, without the store
     prepared = prepare(config, out)
     result = run_tournament(prepared, backend=backend, progress=False,
-                            say=lambda _: None, live_report=0.1)
+                            say=lambda _: None, on_results=LiveReport(out, 0.1))
     assert result.outcome == "complete"
     # during the run: the leaderboard so far, reloading itself
     assert backend.seen is not None
@@ -71,16 +72,15 @@ def test_a_run_stopped_at_once_leaves_an_index_that_no_longer_reloads(two_player
     """Ctrl-C twice: the live index in the site folder stays as it was, without its reloading."""
     import shutil
 
-    from tournaments.run import LiveReport
-
     out = tmp_path / "out"
     shutil.copytree(two_player.store_dir, out)
     index = out / "site" / "index.html"
-    live = LiveReport(out, 0.05, say=print).start()
+    live = LiveReport(out, 0.05)
+    live.started(print)
     deadline = time.monotonic() + 15
     while not (index.is_file() and "http-equiv" in index.read_text(encoding="utf-8")):
         assert time.monotonic() < deadline, "no live index in the site folder"
         time.sleep(0.02)
-    assert live.finish(at_once=True) is None
+    assert live.finished("aborted") is None
     html = index.read_text(encoding="utf-8")
     assert "http-equiv" not in html and "The tournament is running" in html

@@ -1,0 +1,88 @@
+"""The live report: a tournament's report kept up to date while it runs (docs/reports.md).
+
+A :class:`LiveReport` listens to a run's results (``tournaments.run.ResultsListener``; the
+``arena`` command wires it in through the ``arena.results`` entry point): while matches are
+stored, the site's index (leaderboard, head to head, rating history) is rendered again from the
+store at most every ``interval`` seconds, in a thread of the parent, and reloads itself in the
+browser; at the end the whole report is rendered once, without the reloading. Rendering is the
+report's own business: a failure is told once and never stops the tournament.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from reports.render import LIVE_REFRESH_S
+
+INCOMPLETE = ("aborted", "error")  # run outcomes that leave the index as it was, not reloading
+
+
+class LiveReport:
+    def __init__(self, output: Path, interval: float = LIVE_REFRESH_S) -> None:
+        self.output = Path(output)
+        self.interval = interval
+        self.renders = 0
+        self.say: Callable[[str], None] = print
+        self._changed = threading.Event()
+        self._stop = threading.Event()
+        self._failed = False
+        self._thread = threading.Thread(target=self._loop, name="live-report", daemon=True)
+
+    # ----- the listener --------------------------------------------------------------------
+    def started(self, say: Callable[[str], None]) -> None:
+        """The run begins: render the index now, then whenever results changed, every
+        ``interval`` seconds at most."""
+        from reports import old_site_note
+
+        self.say = say
+        note = old_site_note(self.output)
+        if note:
+            say(f"note: {note}")
+        self._changed.set()
+        self._thread.start()
+
+    def changed(self) -> None:
+        """A match was stored (called in the run's thread: only a flag)."""
+        self._changed.set()
+
+    def finished(self, outcome: str) -> Path | None:
+        """Stop refreshing; a finished or stopped run gets its whole report (its index page is
+        returned), an aborted one only loses the index's reloading."""
+        self._stop.set()
+        self._changed.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        if outcome not in INCOMPLETE:
+            return self._render(live=False)
+        from reports import default_site_dir
+        index = default_site_dir(self.output) / "index.html"
+        with contextlib.suppress(OSError):
+            html = index.read_text(encoding="utf-8")
+            index.write_text("".join(line for line in html.splitlines(keepends=True)
+                                     if 'http-equiv="refresh"' not in line), encoding="utf-8")
+        return None
+
+    # ----- rendering -----------------------------------------------------------------------
+    def _render(self, live: bool) -> Path | None:
+        from reports import render_site
+        try:
+            index = render_site(self.output, live=live)
+        except Exception as exc:  # any failure of the report: told once, the tournament goes on
+            if not self._failed:
+                self.say(f"warning: the live report could not be rendered: {exc}")
+            self._failed = True
+            return None
+        self.renders += 1
+        return index
+
+    def _loop(self) -> None:
+        while True:
+            self._changed.wait()
+            if self._stop.is_set():
+                return
+            self._changed.clear()
+            self._render(live=True)
+            if self._stop.wait(self.interval):
+                return
