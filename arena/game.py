@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import hashlib
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.errors import IllegalActionError
@@ -185,8 +187,22 @@ class Game(ABC):
     length_unit: ClassVar[str] = "deals"  # what length_cap counts
     demo_players: ClassVar[int | None] = None  # the table `arena demo` plays; None: default_players
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
+    example_field: ClassVar[str]         # an observation field the starter kits name (``"hand"``)
     Options: ClassVar[type]             # the options dataclass (arena.options)
     State: ClassVar[type[State]]        # a match: State(options, seed)
+
+    @property
+    def folder(self) -> Path:
+        """The game's folder: the package its class is defined in (``arena/games/<game>/``). Beside
+        the engine it holds :attr:`observation_page` and the replay drawer (``drawer.js``,
+        ``drawer.css``), so everything that knows the game is found from the game."""
+        return Path(sys.modules[type(self).__module__].__file__).resolve().parent
+
+    @property
+    def observation_page(self) -> Path:
+        """``observation.md`` in :attr:`folder`: the observation fields and the action notation
+        (protocol/SPEC.md §11 links it; the starter kits' READMEs include it)."""
+        return self.folder / "observation.md"
 
     @property
     def min_players(self) -> int:
