@@ -193,7 +193,7 @@ class SiteModel:
             return 0.0, 50.0
         lo = min(s.mu - 3 * s.sigma for s in st)
         hi = max(s.mu + 3 * s.sigma for s in st)
-        step = _nice_step(hi - lo, 6)
+        step = nice_step(hi - lo, 6)
         return math.floor(lo / step) * step, math.ceil(hi / step) * step
 
     def _pct(self, x: float) -> str:
@@ -211,7 +211,7 @@ class SiteModel:
 
     def scale_ticks(self) -> list[Tick]:
         lo, hi = self._scale
-        step = _nice_step(hi - lo, 6)
+        step = nice_step(hi - lo, 6)
         ticks = []
         x = lo
         while x <= hi + 1e-9:
@@ -399,7 +399,7 @@ def _reason_kind(reason: str) -> str:
     return re.sub(r"\d{3,}(\.\d+)?|\d+\.\d+", "…", reason)[:200]
 
 
-def _nice_step(span: float, count: int) -> float:
+def nice_step(span: float, count: int) -> float:
     """A round tick step (1, 2, 5 × 10^k) giving about ``count`` ticks over ``span``."""
     if span <= 0:
         return 1.0
