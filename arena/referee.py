@@ -6,6 +6,7 @@ cleanly: every bot's process group is killed before ``play_match`` returns.
 """
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -294,7 +295,7 @@ def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:
         if seat.status.status == OK:
             try:
                 seat.process.proc.wait(timeout=GOODBYE_GRACE)
-            except Exception:
+            except subprocess.TimeoutExpired:
                 pass
         if seat.conn is not None:
             seat.status.stderr_tail = seat.conn.stderr_tail()

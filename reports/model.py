@@ -182,7 +182,7 @@ class SiteModel:
         try:
             from arena.games import GAMES
             return GAMES[self.data.game].title
-        except Exception:  # a store from a game this install does not know
+        except KeyError:  # a store from a game this install does not know
             return self.data.game
 
     @cached_property
