@@ -6,6 +6,7 @@ cleanly: every bot's process group is killed before ``play_match`` returns.
 """
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -18,7 +19,7 @@ from arena.errors import ArenaError
 from arena.game import Game, Result, bot_seed
 from arena.games import get_game
 from arena.options import options_to_dict
-from arena.build import BuildFailed
+from arena.build import BuildFailed, ensure_built
 from arena.record import (
     BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
 )
@@ -104,7 +105,9 @@ def play_match(
 
     ``launch`` starts one bot (default ``sandbox.start``); a tournament worker passes one that
     hands out bot processes it started ahead of time (they have never played: a bot still starts
-    fresh for every match).
+    fresh for every match). A bot with a build step is built first (``arena.build``, cached by
+    its folder's content hash) and launched from its build; a failed build is the seat's
+    ``build_failed``.
     """
     game = get_game(game) if isinstance(game, str) else game
     if len(bots) not in game.player_counts:
@@ -160,8 +163,8 @@ def play_match(
 def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
            launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess]) -> None:
     for seat in seats:
-        try:
-            seat.process = launch(seat.bot, limits)
+        try:  # a bot with a build step plays from its build (made now, or found in the cache)
+            seat.process = launch(ensure_built(seat.bot), limits)
         except BuildFailed as exc:
             seat.fail(BUILD_FAILED, exc.reason)
             seat.status.stderr_tail = exc.output
@@ -295,7 +298,7 @@ def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:
         if seat.status.status == OK:
             try:
                 seat.process.proc.wait(timeout=GOODBYE_GRACE)
-            except Exception:
+            except subprocess.TimeoutExpired:
                 pass
         if seat.conn is not None:
             seat.status.stderr_tail = seat.conn.stderr_tail()
