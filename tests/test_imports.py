@@ -1,5 +1,9 @@
-"""The project's modules import one another without a cycle, and none reaches into another's
-private names.
+"""The project's modules import one another without a cycle, in one direction, and none reaches
+into another's private names.
+
+The layers run one way: protocol <- arena <- tournaments <- reports, with bots beside tournaments
+(docs/architecture.md). No module imports from a layer above its own; the commands and the live
+report of the upper layers reach the lower ones through entry points (pyproject.toml).
 
 Read from the source with ``ast`` (every ``import``, at the top of a module or inside a function),
 so that an import a function makes only when it runs counts too: a cycle through such an import
@@ -12,6 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("arena", "tournaments", "reports", "protocol")
+LAYER = {"protocol": 0, "arena": 1, "tournaments": 2, "bots": 2, "reports": 3}
 
 
 def _module_name(path: Path) -> str:
@@ -102,3 +107,27 @@ def test_no_module_imports_another_ones_private_names():
                      for source, items in sources.items() for item in items
                      if item.startswith("_") and not item.startswith("__"))
     assert not private
+
+
+def _upward(importer: str, imported: str) -> bool:
+    """Does package ``importer`` import from its own layer's other package, or from above?"""
+    return importer != imported and LAYER[imported] >= LAYER[importer]
+
+
+def test_no_module_imports_from_a_layer_above_its_own():
+    upward = sorted(f"{name} imports {source}" for name, sources in GRAPH.items() for source in sources
+                    if _upward(name.split(".")[0], source.split(".")[0]))
+    assert not upward
+
+
+def test_the_bundled_bots_import_only_protocol_and_arena():
+    """Bots are folders of scripts, not a package: their imports are read file by file."""
+    upward = []
+    for path in sorted((ROOT / "bots").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level
+                     else [])
+            upward += [f"{path.relative_to(ROOT)}:{node.lineno} imports {n}" for n in names
+                       if n.split(".")[0] in LAYER and _upward("bots", n.split(".")[0])]
+    assert not upward
