@@ -173,6 +173,9 @@ class State(ABC):
         return set()
 
 
+AnyState = State  # in a Game, the name State is the attribute that names its state class
+
+
 class Game(ABC):
     """A rule set: what kind of game it is, its options, and a factory of matches."""
 
@@ -189,7 +192,7 @@ class Game(ABC):
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
     example_field: ClassVar[str]         # an observation field the starter kits name (``"hand"``)
     Options: ClassVar[type]             # the options dataclass (arena.options)
-    State: ClassVar[type[State]]        # a match: State(options, seed)
+    State: ClassVar[type[AnyState]]     # a match: State(options, seed)
 
     @property
     def folder(self) -> Path:
@@ -229,7 +232,7 @@ class Game(ABC):
         """
         return build_options(self.Options, values or {}, fixed={"num_players": num_players})
 
-    def new_match(self, options: Any, seed: int) -> State:
+    def new_match(self, options: Any, seed: int) -> AnyState:
         """A new match; every chance outcome is drawn from ``Chance(seed)``'s named streams."""
         return self.State(options, seed)
 
@@ -238,7 +241,7 @@ class Game(ABC):
         """The most ``length_unit`` (whole deals, or turns) a match of these options may last."""
 
     @abstractmethod
-    def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> State:
+    def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> AnyState:
         """A full state consistent with everything the observing seat knows.
 
         Hidden hands are sampled to fit every public fact (voids shown by not following suit,
