@@ -20,7 +20,8 @@ from arena.outputs import check_output_file, check_output_folder
 from arena.text import visible_line
 from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
-from tournaments.run import RunResult, ResultsListener, prepare, replay_match, run_tournament
+from tournaments.replay import replay_match
+from tournaments.run import RunResult, ResultsListener, prepare, run_tournament
 from tournaments.store import Store, store_path
 
 DEMO_OUTPUT = "arena-demo"
