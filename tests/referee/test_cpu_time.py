@@ -66,11 +66,12 @@ def test_a_bot_that_keeps_its_clock_never_reaches_a_cpu_limit(tmp_path):
 
 
 def test_cpu_used_while_others_play_counts_and_ends_a_bot_over_its_budget(tmp_path):
-    # the ponderer answers at once and earns 20 ms a move; its second process spins through the
-    # sleeper's 100 ms moves: about 80 ms a move over, all its processes together
+    # the ponderer answers at once and earns 10 ms a move; its second process spins through the
+    # sleeper's 150 ms moves: up to 140 ms a move over, all its processes together (over as long
+    # as the spinning process gets a fifteenth of a core, however loaded the machine)
     ponderer = load_bot(make_bot(tmp_path, "ponderer", CPU_BOT, "ponder", "0"))
-    sleeper = load_bot(make_bot(tmp_path, "sleeper", CPU_BOT, "sleep", "5"))
-    tc = TimeControl(move_ms=20, bank_ms=100000, startup_ms=10000)
+    sleeper = load_bot(make_bot(tmp_path, "sleeper", CPU_BOT, "sleep", "15"))
+    tc = TimeControl(move_ms=10, bank_ms=100000, startup_ms=10000)
     record = play_match("block", [ponderer, sleeper], seed=SEED, time_control=tc, limits=BASE)
     status = record.statuses[0]
     assert status.status == CRASH, record.statuses
