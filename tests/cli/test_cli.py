@@ -200,10 +200,12 @@ def test_play_passes_sandbox_limits_and_names_a_bad_one(tmp_path):
     level = "rlimits" if os.geteuid() == 0 else "process-group"
     replay = tmp_path / "m.json"
     result = invoke("play", "block", str(bot), RANDOM, "-q", "--limits",
-                    f"memory_mb=512,cpu_seconds=7,sandbox={level}", "--replay", str(replay))
+                    f"memory_mb=512,cpu_seconds=5,cpu_ceiling_seconds=7,sandbox={level}",
+                    "--replay", str(replay))
     assert result.exit_code == 0, result.output
     record = json.loads(replay.read_text())
     assert record["sandbox"] == level
+    # RLIMIT_CPU is the ceiling per process; cpu_seconds is the referee's budget
     assert "limits: memory 512 MiB, cpu 7 s" in record["statuses"][0]["stderr_tail"]
     bad = CliRunner().invoke(cli, ["play", "block", RANDOM, RANDOM, "--limits", "memory=5"])
     assert bad.exit_code == 2 and "unknown limit 'memory'" in bad.output
