@@ -169,6 +169,9 @@ class Game(ABC):
     length_unit: ClassVar[str] = "deals"  # what length_cap counts
     length_option: ClassVar[str] = "max_deals"  # the option that sets length_cap
     demo_players: ClassVar[int | None] = None  # the table `arena demo` plays; None: default_players
+    # the clock `arena demo` plays, in ms a move and ms of bank: every bundled bot of the game
+    # must fit it with room to spare (tests/bots/test_clocks.py)
+    demo_time_control: ClassVar[tuple[int, int]] = (150, 1000)
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
     Options: ClassVar[type]
 
