@@ -27,7 +27,6 @@ from tournaments.store import Store, store_path
 DEMO_OUTPUT = "arena-demo"
 DEMO_GAME = "block"
 DEMO_ROUNDS = 4
-DEMO_MOVE_MS = 100
 
 
 @click.group("tournament", cls=SentenceGroup)
@@ -108,6 +107,7 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
     game = get_game(game_name)
     bots = bundled_bots(game.name)
     players = game.demo_players or game.default_players
+    move_ms, bank_ms = game.demo_time_control
     entrants: list[Any] = [str(b.path) for b in bots]
     for i in range(len(bots), max(2, players)):  # too few bots: copies of the first fill the table
         entrants.append({"path": str(bots[0].path), "name": f"{bots[0].name}-{i + 1}"})
@@ -116,8 +116,8 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
     data = {"name": f"Demo: the bundled bots play {game.title}", "game": game.name, "seed": 1,
             "format": {"type": ROUND_ROBIN, "players": players, "rounds": DEMO_ROUNDS,
                        "duplicate": True},
-            # a quick clock: the search bot thinks about a third of it a move
-            "time_control": {"move_ms": DEMO_MOVE_MS, "bank_ms": 10 * DEMO_MOVE_MS}}
+            # the game's quick clock: the search bot thinks about a third of a move's time
+            "time_control": {"move_ms": move_ms, "bank_ms": bank_ms}}
     return parse_config({**data, "entrants": entrants}, base_dir=Path.cwd(),
                         source="the demo's embedded config", stem=DEMO_OUTPUT)
 
