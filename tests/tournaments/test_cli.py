@@ -23,7 +23,7 @@ def runner() -> CliRunner:
 
 def test_commands_are_registered_on_the_arena_group() -> None:
     names = {c.name for c in COMMANDS}
-    assert names == {"tournament", "ratings", "demo"}
+    assert names == {"tournament", "ratings", "demo", "check"}
     for name in names:
         assert name in cli.commands
     assert set(cli.commands["tournament"].commands) == {"run", "replay"}
