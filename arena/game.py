@@ -193,6 +193,9 @@ class Game(ABC):
     # the clock `arena demo` plays, in ms a move and ms of bank: every bundled bot of the game
     # must fit it with room to spare (tests/bots/test_clocks.py)
     demo_time_control: ClassVar[tuple[int, int]] = (150, 1000)
+    # the most length_unit a demo match lasts (None: whole matches), so that a demo takes about a
+    # minute: a capped match is ranked by the game's rule for one
+    demo_length: ClassVar[int | None] = None
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
     example_field: ClassVar[str]         # an observation field the starter kits name (``"hand"``)
     Options: ClassVar[type]             # the options dataclass (arena.options)
