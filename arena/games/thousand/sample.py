@@ -128,7 +128,7 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
     gives: list[list[Any]] = []
     bury_known: int | None = None
     bury_seen = False
-    for s, text in log:
+    for _, text in log:
         if text.startswith("give "):
             _, c, r = text.split()
             gives.append([int(r), None if c == "?" else CARD_OF[c]])
