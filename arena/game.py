@@ -128,6 +128,10 @@ class State(ABC):
     _legal: Sequence[str]
 
     @abstractmethod
+    def __init__(self, options: Any, seed: int) -> None:
+        """A new match (:meth:`Game.new_match`): every chance outcome drawn from ``Chance(seed)``."""
+
+    @abstractmethod
     def current_player(self) -> int: ...
 
     def legal_actions(self) -> list[str]:
@@ -206,7 +210,9 @@ class Game(ABC):
         """The game's folder: the package its class is defined in (``arena/games/<game>/``). Beside
         the engine it holds :attr:`observation_page` and the replay drawer (``drawer.js``,
         ``drawer.css``), so everything that knows the game is found from the game."""
-        return Path(sys.modules[type(self).__module__].__file__).resolve().parent
+        file = sys.modules[type(self).__module__].__file__
+        assert file is not None  # a game is a module read from a file
+        return Path(file).resolve().parent
 
     @property
     def observation_page(self) -> Path:

@@ -105,9 +105,10 @@ def main() -> int:
         d = statistics.median(p[1] for p in pairs)
         ratios = sorted(ratio_of(p[1], p[3]) for p in pairs)
         ratio = statistics.median(ratios)
-        print(f"{label} (medians of {len(pairs)} pair{'s' * (len(pairs) != 1)}): S = {s:5.1f} ms ({s / d:.0f} decisions' "
-              f"worth), D = {d * 1000:.0f} µs/decision; a match to 100 costs {ratio:.2f} x its "
-              f"decisions' share (pairs: {', '.join(f'{r:.2f}' for r in ratios)})")
+        print(f"{label} (medians of {len(pairs)} pair{'s' * (len(pairs) != 1)}): "
+              f"S = {s:5.1f} ms ({s / d:.0f} decisions' worth), D = {d * 1000:.0f} µs/decision; "
+              f"a match to 100 costs {ratio:.2f} x its decisions' share "
+              f"(pairs: {', '.join(f'{r:.2f}' for r in ratios)})")
         if fork_server:
             ok = s <= S_TARGET_MS and ratio <= RATIO_TARGET
             print(f"targets: S <= {S_TARGET_MS:.0f} ms: {'met' if s <= S_TARGET_MS else 'MISSED'}; "

@@ -91,7 +91,7 @@ def test_sdk_answers_hello_act_and_stops_at_end():
 
 
 def test_minimal_bot_is_at_most_ten_lines():
-    lines = [l for l in (ROOT / "bots" / "random" / "main.py").read_text().splitlines() if l.strip()]
+    lines = [line for line in (ROOT / "bots" / "random" / "main.py").read_text().splitlines() if line.strip()]
     assert len(lines) <= 10
 
 

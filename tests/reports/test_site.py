@@ -37,7 +37,8 @@ def read_record_script(path: Path) -> tuple[int, dict]:
     if encoding == b"base64":
         raw = base64.b64decode(body, validate=True)
     else:
-        raw = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)), body)
+        raw = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)),
+                     body)
     return int(match_id), expand(json.loads(zlib.decompress(raw)))
 
 
@@ -164,8 +165,8 @@ def test_head_to_head_cells_match_the_ratings(two_player: Site) -> None:
         for b in order:
             if a.id == b.id:
                 continue
-            w, d, l = ratings.head_to_head[(a.id, b.id)]
-            assert f'<span class="cell-main">{w}-{d}-{l}</span>' in html
+            won, drawn, lost = ratings.head_to_head[(a.id, b.id)]
+            assert f'<span class="cell-main">{won}-{drawn}-{lost}</span>' in html
 
 
 def test_three_player_head_to_head_is_the_average_place(three_player: Site) -> None:
