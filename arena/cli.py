@@ -73,7 +73,7 @@ def describe_game(game: Game) -> list[str]:
         lines.append(f"  {f.name} (default {_defaults(game, f)}{extra})")
         lines.append(f"      {field_doc(f)}")
         if f.name == preset_field:
-            for name, values in game.Options.PRESETS.items():
+            for name, values in getattr(game.Options, "PRESETS", {}).items():
                 shown = ", ".join(f"{k}={_show_value(v)}" for k, v in values.items()) or "the defaults"
                 lines.append(f"      {name}: {shown}")
     return lines
@@ -118,7 +118,8 @@ def _time_control(text: str | None) -> TimeControl:
 @cli.command()
 @click.argument("game_name", metavar="GAME")
 @click.argument("bot_paths", metavar="BOT...", nargs=-1, required=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every shuffle: the same seed gives the same deals.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The seed of every shuffle: the same seed gives the same deals.")
 @click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
               help="Set a rule option (repeatable); `arena games` lists them.")
 @click.option("--time-control", "-t", metavar="MOVE+BANK",
@@ -209,7 +210,8 @@ def _language(text: str) -> str:
 
 @cli.command("new-bot")
 @click.argument("folder", metavar="FOLDER")
-@click.option("--game", "game_name", metavar="GAME", required=True, help="Write a bot for this game (`arena games` lists them).")
+@click.option("--game", "game_name", metavar="GAME", required=True,
+              help="Write a bot for this game (`arena games` lists them).")
 @click.option("--lang", "lang", required=True, metavar="LANG", callback=lambda _c, _p, v: _language(v),
               help="Write the bot in this language: python, c, javascript (or js, node) or rust.")
 @click.option("--name", metavar="NAME", help="Give the bot this name (default: the folder's name).")
