@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from arena.outputs import check_output_folder
+
 
 @click.command()
 @click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(file_okay=False, path_type=Path))
@@ -27,6 +29,8 @@ def report(output: Path, site: Path | None, records: str, reveal_seed: bool) -> 
     from tournaments.store import Store, store_path
 
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
+    if site is not None:
+        check_output_folder(site, "--site")  # one line before any page is written
     index = render_site(output, site, records=records, reveal_seed=reveal_seed)
     click.echo(f"report: {index} ({time.monotonic() - started:.1f} s)")
     note = old_site_note(output)

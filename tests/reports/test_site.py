@@ -277,6 +277,15 @@ def test_the_report_command_writes_the_site_folder_beside_the_store(two_player: 
         "static"]
 
 
+def test_the_report_command_checks_its_site_folder_first(two_player: Site, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("x")
+    result = CliRunner().invoke(cli, ["report", str(two_player.store_dir), "--site",
+                                      str(tmp_path / "a-file" / "site")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("arena: error: --site ") and "is a file, not a folder" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
 def test_the_report_command_names_a_missing_store(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["report", str(tmp_path)])
     assert result.exit_code == 2, result.output  # a user's mistake, not a crash
