@@ -152,13 +152,23 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     names = _seat_names(bots)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
+    notes: list[str] = []  # the note of the decision whose action event comes next
+
+    def noted(decision: dict) -> None:
+        if "note" in decision:
+            notes.append(f"note: {visible_line(decision['note'])}")
+        elif "note_dropped" in decision:
+            notes.append(f"note dropped: {decision['note_dropped']}")
+
     def show(event: dict) -> None:
         line = game.describe(event, names)
+        if event.get("type") == "action" and notes:
+            line = f"{line}   [{notes.pop()}]" if line else f"  [{notes.pop()}]"
         if line and not quiet:
             click.echo(line)
 
-    record = play_match(game, bots, options=options, seed=seed,
-                        time_control=tc, limits=limits, on_event=show)
+    record = play_match(game, bots, options=options, seed=seed, time_control=tc, limits=limits,
+                        on_event=show, on_decision=noted)
     _print_result(record, names)
     if replay_path:
         Path(replay_path).write_text(record.to_json(indent=1), encoding="utf-8")

@@ -98,13 +98,18 @@
     if (!data.compact) return data;
     var out = {};
     Object.keys(data).forEach(function (k) {
-      if (k !== "compact" && k !== "strings" && k !== "decisions" && k !== "events") out[k] = data[k];
+      if (k !== "compact" && k !== "strings" && k !== "decisions" && k !== "events" &&
+          k !== "notes" && k !== "notes_dropped") out[k] = data[k];
     });
     var strings = data.strings, d = data.decisions, decisions = [];
     for (var i = 0; i < d.seat.length; i++) {
       var legal = d.legal[i].map(function (j) { return strings[j]; });
       decisions.push({ seat: d.seat[i], legal: legal, action: legal[d.pick[i]], ms: d.ms[i] });
     }
+    // optional columns: a bot's note with its decision, or why it was dropped (null where none)
+    [["notes", "note"], ["notes_dropped", "note_dropped"]].forEach(function (p) {
+      (data[p[0]] || []).forEach(function (v, j) { if (v !== null && decisions[j]) decisions[j][p[1]] = v; });
+    });
     var k = 0;
     out.events = data.events.map(function (e) {
       if (e && typeof e === "object" && e.type !== undefined) return e;
@@ -457,7 +462,11 @@
         " from " + d.legal.length + " legal action" + (d.legal.length === 1 ? "" : "s"),
         ms ? h("span", { class: "muted", text: " · thought " + ms }) : null,
       ]),
-      h("ul", { class: "chips", "aria-label": "legal actions" }, chips)
+      h("ul", { class: "chips", "aria-label": "legal actions" }, chips),
+      d.note !== undefined ? h("p", { class: "replay-note" }, [
+        h("span", { class: "muted", text: "Its note: " }), h("q", { class: "replay-note-text", text: d.note })]) : null,
+      d.note_dropped !== undefined ? h("p", { class: "replay-note muted small",
+        text: "Its note was dropped: " + d.note_dropped + "." }) : null
     );
   };
 
