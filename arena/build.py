@@ -165,13 +165,13 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
     if files.traversable_by_others(cache):
         work = Path(tempfile.mkdtemp(prefix=f"work-{entry.name[:16]}-", dir=cache))
     else:
-        work = Path(tempfile.mkdtemp(prefix=files._prefix("stage"), dir=files.temp_base()))
+        work = Path(tempfile.mkdtemp(prefix=files.temp_prefix("stage"), dir=files.temp_base()))
     os.chmod(work, 0o711)
     folder = work / DONE
     command = shlex.join(bot.build)
     try:
         try:  # read as every bot folder is read: no link followed, no FIFO opened, within its limit
-            files._copy_tree(source, folder, 0o755, 0o644, max_bytes=bot.folder_bytes)
+            files.copy_tree(source, folder, 0o755, 0o644, max_bytes=bot.folder_bytes)
         except BotError as exc:
             raise BuildFailed(f"its folder could not be copied for the build: {exc}") from None
         started = time.monotonic()

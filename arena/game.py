@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import hashlib
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.errors import IllegalActionError
@@ -171,6 +173,9 @@ class State(ABC):
         return set()
 
 
+AnyState = State  # in a Game, the name State is the attribute that names its state class
+
+
 class Game(ABC):
     """A rule set: what kind of game it is, its options, and a factory of matches."""
 
@@ -185,8 +190,22 @@ class Game(ABC):
     length_unit: ClassVar[str] = "deals"  # what length_cap counts
     demo_players: ClassVar[int | None] = None  # the table `arena demo` plays; None: default_players
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
+    example_field: ClassVar[str]         # an observation field the starter kits name (``"hand"``)
     Options: ClassVar[type]             # the options dataclass (arena.options)
-    State: ClassVar[type[State]]        # a match: State(options, seed)
+    State: ClassVar[type[AnyState]]     # a match: State(options, seed)
+
+    @property
+    def folder(self) -> Path:
+        """The game's folder: the package its class is defined in (``arena/games/<game>/``). Beside
+        the engine it holds :attr:`observation_page` and the replay drawer (``drawer.js``,
+        ``drawer.css``), so everything that knows the game is found from the game."""
+        return Path(sys.modules[type(self).__module__].__file__).resolve().parent
+
+    @property
+    def observation_page(self) -> Path:
+        """``observation.md`` in :attr:`folder`: the observation fields and the action notation
+        (protocol/SPEC.md §11 links it; the starter kits' READMEs include it)."""
+        return self.folder / "observation.md"
 
     @property
     def min_players(self) -> int:
@@ -213,7 +232,7 @@ class Game(ABC):
         """
         return build_options(self.Options, values or {}, fixed={"num_players": num_players})
 
-    def new_match(self, options: Any, seed: int) -> State:
+    def new_match(self, options: Any, seed: int) -> AnyState:
         """A new match; every chance outcome is drawn from ``Chance(seed)``'s named streams."""
         return self.State(options, seed)
 
@@ -222,7 +241,7 @@ class Game(ABC):
         """The most ``length_unit`` (whole deals, or turns) a match of these options may last."""
 
     @abstractmethod
-    def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> State:
+    def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> AnyState:
         """A full state consistent with everything the observing seat knows.
 
         Hidden hands are sampled to fit every public fact (voids shown by not following suit,

@@ -6,6 +6,7 @@ cleanly: every bot's process group is killed before ``play_match`` returns.
 """
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -19,7 +20,7 @@ from arena.game import Game, Result, bot_seed
 from arena.games import get_game
 from arena.options import options_to_dict
 from arena.text import bot_note
-from arena.build import BuildFailed
+from arena.build import BuildFailed, ensure_built
 from arena.record import (
     BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
 )
@@ -106,8 +107,10 @@ def play_match(
 
     ``launch`` starts one bot (default ``sandbox.start``); a tournament worker passes one that
     hands out bot processes it started ahead of time (they have never played: a bot still starts
-    fresh for every match). ``on_decision`` sees each decision as the record keeps it (with the
-    bot's note, if it sent one) just before its events go to ``on_event``.
+    fresh for every match). A bot with a build step is built first (``arena.build``, cached by
+    its folder's content hash) and launched from its build; a failed build is the seat's
+    ``build_failed``. ``on_decision`` sees each decision as the record keeps it (with the bot's
+    note, if it sent one) just before its events go to ``on_event``.
     """
     game = get_game(game) if isinstance(game, str) else game
     if len(bots) not in game.player_counts:
@@ -167,8 +170,8 @@ def play_match(
 def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
            launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess]) -> None:
     for seat in seats:
-        try:
-            seat.process = launch(seat.bot, limits)
+        try:  # a bot with a build step plays from its build (made now, or found in the cache)
+            seat.process = launch(ensure_built(seat.bot), limits)
         except BuildFailed as exc:
             seat.fail(BUILD_FAILED, exc.reason)
             seat.status.stderr_tail = exc.output
@@ -303,7 +306,7 @@ def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:
         if seat.status.status == OK:
             try:
                 seat.process.proc.wait(timeout=GOODBYE_GRACE)
-            except Exception:
+            except subprocess.TimeoutExpired:
                 pass
         if seat.conn is not None:
             seat.status.stderr_tail = seat.conn.stderr_tail()

@@ -183,7 +183,7 @@ class SiteModel:
         try:
             from arena.games import GAMES
             return GAMES[self.data.game].title
-        except Exception:  # a store from a game this install does not know
+        except KeyError:  # a store from a game this install does not know
             return self.data.game
 
     @cached_property
@@ -194,7 +194,7 @@ class SiteModel:
             return 0.0, 50.0
         lo = min(s.mu - 3 * s.sigma for s in st)
         hi = max(s.mu + 3 * s.sigma for s in st)
-        step = _nice_step(hi - lo, 6)
+        step = nice_step(hi - lo, 6)
         return math.floor(lo / step) * step, math.ceil(hi / step) * step
 
     def _pct(self, x: float) -> str:
@@ -212,7 +212,7 @@ class SiteModel:
 
     def scale_ticks(self) -> list[Tick]:
         lo, hi = self._scale
-        step = _nice_step(hi - lo, 6)
+        step = nice_step(hi - lo, 6)
         ticks = []
         x = lo
         while x <= hi + 1e-9:
@@ -411,7 +411,7 @@ def failure_kind(reason: str) -> str:
     return kind if len(kind) <= 200 else kind[:199] + "…"
 
 
-def _nice_step(span: float, count: int) -> float:
+def nice_step(span: float, count: int) -> float:
     """A round tick step (1, 2, 5 × 10^k) giving about ``count`` ticks over ``span``."""
     if span <= 0:
         return 1.0

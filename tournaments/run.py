@@ -15,6 +15,7 @@ import json
 import os
 import secrets
 import signal
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -348,7 +349,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         raise
     finally:
         bar.close()
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(sqlite3.Error):  # the run's own outcome comes out, not this
             store.end_run(run_id, outcome)
         if on_results is not None:
             report = on_results.finished(outcome)

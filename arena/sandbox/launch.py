@@ -221,13 +221,10 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False, 
     Only a root referee can restore it (the bot has a uid of its own), so elsewhere this does
     nothing.
 
-    A bot with a build step is built first (``arena.build``, cached by its folder's content
-    hash; a failed build raises :class:`arena.build.BuildFailed`) and started from the build.
-    ``writable`` (for the build step itself) shows the folder writable, owned by the bot's user:
-    the caller passes a private copy. ``env`` adds variables to the bot's environment."""
-    if bot.build and not writable:
-        from arena import build
-        bot = build.ensure_built(bot)
+    A bot with a build step is started from the folder it is given: the caller builds it first
+    (``arena.build.ensure_built``; the referee does, for every match). ``writable`` (for the build
+    step itself) shows the folder writable, owned by the bot's user: the caller passes a private
+    copy. ``env`` adds variables to the bot's environment."""
     limits = limits or Limits()
     level = levels.choose_level(limits)
     if level == BWRAP and limits.zygote and not writable and not env and zygote.available():

@@ -21,6 +21,7 @@ class Dice1000(Game):
     can_draw = True  # only a capped match can share first place (§9)
     length_unit = "rounds"
     chance_events = frozenset({"first", "roll"})
+    example_field = "turn"
     Options = Dice1000Options
     State = Dice1000State
 
