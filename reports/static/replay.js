@@ -4,8 +4,8 @@
  * the drawer registered for record.game, and wires the buttons, the slider, the speed and the
  * keyboard (Left/Right, Home/End, PageUp/PageDown for deals, Space to play). The record comes
  * from records/<id>.js (Arena.loadRecord: the packed form, see arena/record.py and
- * docs/match-record.md), loaded by match.js; a page may still embed one as
- * <script type="application/json" id="match-record">.
+ * docs/match-record.md), loaded by match.js, or from the page itself (the one-match page of
+ * `arena view`: <script type="application/json" id="match-record">, read by match.js too).
  *
  * Numbering (docs/reports.md): steps count from 0 (step 0 is the start) and the address follows
  * them (#step=N); decisions count from 0 as the protocol's `decision` field does, and as failure
@@ -497,15 +497,4 @@
   Arena.failureText = failureText;
   Arena.waitedMs = waitedMs;
   Arena.timedOutText = timedOutText;
-
-  function boot() {
-    var data = document.getElementById("match-record");
-    var root = document.getElementById("replay");
-    if (!data || !root) return;  // match.js loads the record
-    var record = JSON.parse(data.textContent);
-    Arena.viewer = new Viewer(root, record);
-  }
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
 })();
