@@ -452,7 +452,7 @@
                [chosen ? "✔ " : "", a]);
     });
     var ms = typeof d.ms === "number" ? d.ms.toFixed(d.ms < 10 ? 1 : 0) + " ms" : "";
-    box.replaceChildren(
+    var parts = [
       h("div", { class: "replay-decision-head" }, [
         h("span", { class: "muted", text: "Decision " + frame.decision + ": " }),
         h("span", { class: "seat-dot seat-" + d.seat }),
@@ -462,12 +462,16 @@
         " from " + d.legal.length + " legal action" + (d.legal.length === 1 ? "" : "s"),
         ms ? h("span", { class: "muted", text: " · thought " + ms }) : null,
       ]),
-      h("ul", { class: "chips", "aria-label": "legal actions" }, chips),
-      d.note !== undefined ? h("p", { class: "replay-note" }, [
-        h("span", { class: "muted", text: "Its note: " }), h("q", { class: "replay-note-text", text: d.note })]) : null,
-      d.note_dropped !== undefined ? h("p", { class: "replay-note muted small",
-        text: "Its note was dropped: " + d.note_dropped + "." }) : null
-    );
+      h("ul", { class: "chips", "aria-label": "legal actions" }, chips)
+    ];
+    // the bot's reason for this decision (protocol/SPEC.md §3), or why it was not kept
+    if (d.note !== undefined) {
+      parts.push(h("p", { class: "replay-note" }, [
+        h("span", { class: "muted", text: "Its note: " }), h("q", { class: "replay-note-text", text: d.note })]));
+    } else if (d.note_dropped !== undefined) {
+      parts.push(h("p", { class: "replay-note muted small", text: "Its note was dropped: " + d.note_dropped + "." }));
+    }
+    box.replaceChildren.apply(box, parts);
   };
 
   /* On the last frame: the stored result, and why a seat failed if one did. */

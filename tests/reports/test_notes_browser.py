@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.reports.browser import Browser
-from tests.reports.conftest import ROOT, Site, play
+from tests.reports.conftest import ROOT, Site, play, screenshot_dir
 from tournaments.store import Store
 
 NOTE_BOT = ROOT / "tests" / "referee" / "note_bot"
@@ -40,8 +40,13 @@ def test_the_replay_shows_each_decision_s_note_at_its_step(browser: Browser, sit
             assert step > 0
             browser.open(page, f"{query}#step={step}")
             notes = browser.all(".replay-decision .replay-note")
+            box = browser.css(".replay-decision").text
+            # the note (or nothing) comes last, after the chips of the legal actions
+            assert box.splitlines()[-1].endswith(notes[0].text if notes else decision["legal"][-1]), box
             if kind == "note":
                 assert browser.css(".replay-decision .replay-note-text").text == decision["note"]
+                if shown["note"] == 0:
+                    browser.screenshot(screenshot_dir() / "replay-note.png")
             elif kind == "note_dropped":
                 assert [n.text for n in notes] == [f"Its note was dropped: {decision['note_dropped']}."]
             else:
