@@ -127,3 +127,18 @@ def test_view_names_a_file_that_is_not_a_record(tmp_path: Path, content, words) 
     assert result.exit_code == 2
     assert result.output.startswith(f"arena: error: {path}: {words}")
     assert not (tmp_path / "x.html").exists()
+
+
+def test_view_output_puts_the_page_elsewhere_and_never_over_the_record(tmp_path: Path) -> None:
+    record_path = tmp_path / "m.json"
+    played = invoke("play", "block", RANDOM, RANDOM, "-q", "-o", "single_deal=true", "--replay", str(record_path))
+    assert played.exit_code == 0, played.output
+    (tmp_path / "pages").mkdir()
+    page = tmp_path / "pages" / "one.html"
+    assert invoke("view", str(record_path), "--output", str(page)).exit_code == 0
+    assert page.is_file() and not (tmp_path / "m.html").exists()
+    same = invoke("view", str(record_path), "--output", str(record_path))
+    assert same.exit_code == 2 and "would overwrite the record" in same.output
+    missing = invoke("view", str(record_path), "--output", str(tmp_path / "nowhere" / "p.html"))
+    assert missing.exit_code == 2 and "--output" in missing.output and "does not exist" in missing.output
+    assert MatchRecord.from_json(record_path.read_text()).game == "block"
