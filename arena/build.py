@@ -33,7 +33,8 @@ from arena.errors import BotError
 from arena.sandbox.limits import Limits
 
 BUILD_SECONDS = 120           # wall-clock time a build may take
-BUILD_LIMITS = Limits(memory_mb=4096, cpu_seconds=BUILD_SECONDS, processes=128,
+BUILD_LIMITS = Limits(memory_mb=4096, cpu_seconds=BUILD_SECONDS, cpu_ceiling_seconds=BUILD_SECONDS,
+                      processes=128,
                       file_size_mb=256, scratch_mb=256)  # RLIMIT_AS: rustc maps a lot it never uses
 SIZE_CHECK_SECONDS = 0.25     # how often the folder is measured during a build
 OUTPUT_TAIL = 4096            # bytes of the build's output kept for the report

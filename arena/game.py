@@ -188,7 +188,14 @@ class Game(ABC):
     chance: ClassVar[bool]               # are there shuffles or dice?
     can_draw: ClassVar[bool]             # can two seats share first place?
     length_unit: ClassVar[str] = "deals"  # what length_cap counts
+    length_option: ClassVar[str] = "max_deals"  # the option that sets length_cap
     demo_players: ClassVar[int | None] = None  # the table `arena demo` plays; None: default_players
+    # the clock `arena demo` plays, in ms a move and ms of bank: every bundled bot of the game
+    # must fit it with room to spare (tests/bots/test_clocks.py)
+    demo_time_control: ClassVar[tuple[int, int]] = (150, 1000)
+    # the most length_unit a demo match lasts (None: whole matches), so that a demo takes about a
+    # minute: a capped match is ranked by the game's rule for one
+    demo_length: ClassVar[int | None] = None
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
     example_field: ClassVar[str]         # an observation field the starter kits name (``"hand"``)
     Options: ClassVar[type]             # the options dataclass (arena.options)
@@ -239,6 +246,15 @@ class Game(ABC):
     @abstractmethod
     def length_cap(self, options: Any) -> int:
         """The most ``length_unit`` (whole deals, or turns) a match of these options may last."""
+
+    def capped_options(self, num_players: int, values: dict[str, Any], most: int) -> Any:
+        """The options of ``values``, with the match capped at ``most`` ``length_unit`` if it
+        could last longer (``length_option`` set to ``most``): a match cut short, ranked by the
+        game's rule for a capped match."""
+        options = self.make_options(num_players, values)
+        if self.length_cap(options) <= most:
+            return options
+        return self.make_options(num_players, {**values, self.length_option: most})
 
     @abstractmethod
     def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> AnyState:

@@ -83,6 +83,9 @@ class _Seat:
         self.status = SeatStatus()
         self.bank_ms = float(bank_ms)
         self.started = 0.0  # when its process was handed over (monotonic): its startup_ms run from here
+        self.cpu_earned = 0.0   # CPU seconds its answered decisions added to its limits.cpu_seconds
+        self.answered = 0
+        self.cpu_check_at = 0.0  # (monotonic) before this, its CPU cannot have reached its budget
 
     def fail(self, status: str, reason: str, failure: dict[str, Any] | None = None) -> None:
         if self.status.status == OK:
@@ -143,7 +146,7 @@ def play_match(
         _handshake(seats, game.name, record.options, time_control, record.seed)
         emit()
         playing = all(s.status.status == OK for s in seats)  # everyone started and said ready
-        while playing and not state.is_terminal():
+        while playing and not state.is_terminal() and _within_cpu(seats, len(record.decisions)):
             seat_no = state.current_player()
             seat = seats[seat_no]
             legal = state.legal_actions()
@@ -155,6 +158,8 @@ def play_match(
             if note is not None:  # SPEC.md §3: the bot's reason, kept with its decision
                 decision.update(bot_note(note))
             record.decisions.append(decision)
+            seat.cpu_earned += max(used_ms, time_control.move_ms) / 1000  # move time + bank drawn
+            seat.answered += 1
             if on_decision is not None:
                 on_decision(decision)
             state.apply(action)
@@ -182,6 +187,31 @@ def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
         record.sandbox = seat.process.level
         seat.conn = Connection(seat.process.proc)
         seat.started = time.monotonic()
+        process = seat.process  # a bot started ahead of its match has been using CPU since then
+        seat.cpu_check_at = process.started + process.limits.cpu_seconds / process.cores()
+
+
+def _within_cpu(seats: list[_Seat], decision: int) -> bool:
+    """Whether every bot is within its CPU budget (docs/sandbox.md, "CPU time"): its
+    ``cpu_seconds`` plus, for each decision it answered, its move time or the time it took if more
+    (the bank it drew). A bot over it fails, and ``False`` ends the match. A bot's CPU time grows
+    at most as fast as the cores it may use, so it is read only when it could have reached the
+    budget: most decisions cost a clock reading."""
+    now = time.monotonic()
+    for seat in seats:
+        if now < seat.cpu_check_at or seat.process is None or seat.status.status != OK:
+            continue
+        process = seat.process
+        used = process.cpu_used()
+        budget = process.limits.cpu_seconds + seat.cpu_earned
+        if used > budget:
+            seat.fail(CRASH, f"CPU time limit reached by decision {decision}: its processes used "
+                             f"{used:.1f} s of CPU, more than the {budget:.1f} s it had by then "
+                             f"(cpu_seconds={process.limits.cpu_seconds} plus {seat.cpu_earned:.1f} s "
+                             f"of move time and bank for its {seat.answered} decisions)")
+            return False
+        seat.cpu_check_at = now + (budget - used) / process.cores()
+    return True
 
 
 def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeControl,

@@ -15,6 +15,7 @@ from arena.games.thousand import Thousand
 PIECES = Path(__file__).resolve().parent / "pieces"
 
 GAMES: dict[str, Game] = {game.name: game for game in (Block(), Dice1000(), DominoCribbage(), Thousand())}
+DEFAULT_GAME = Block.name  # what `arena demo` and the benchmarks play when no game is named
 
 
 def get_game(name: str) -> Game:

@@ -8,10 +8,11 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from arena.bots import BotSpec
-from arena.sandbox import files, levels, users, zygote
+from arena.sandbox import cputime, files, levels, users, zygote
 from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.command import (
     SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, bwrap_argv, check_program, environment, preexec,
@@ -70,6 +71,7 @@ class BotProcess:
         self._oom_kills = 0
         self._watcher: threading.Thread | None = None
         self.owner = os.getpid()
+        self.started = time.monotonic()  # its CPU time runs from here
         _running.add(self)
         if scratch is not None:
             self._watcher = threading.Thread(target=self._watch_scratch, daemon=True,
@@ -88,6 +90,27 @@ class BotProcess:
         """Which limit most likely ended the bot (for a crash), or ``""``."""
         oom = self._oom_kills if self._killed else self._count_oom_kills()
         return explain(self.proc.poll(), stderr, self.limits, self.level, self.scratch_exceeded, oom > 0)
+
+    def cpu_used(self) -> float:
+        """CPU seconds the bot has used so far: all its processes and their threads, and the
+        children they have waited for. From its cgroup where there is one (v2: the whole tree,
+        ended processes too), else from ``/proc`` (its uid's processes, or its process tree)."""
+        if self.memory_cap is not None:
+            seconds = self.memory_cap.cpu_seconds()
+            if seconds is not None:
+                return seconds
+            pids = self.memory_cap.pids()
+        elif self.uid is not None:
+            pids = users.pids_of(self.uid)
+        else:
+            pids = cputime.tree(self.proc.pid)
+        return cputime.seconds_of(pids)
+
+    def cores(self) -> int:
+        """How many cores the bot may run on at once: its CPU time grows at most this fast."""
+        if self.cpu_pin is not None:
+            return len(self.cpu_pin.cores)
+        return os.cpu_count() or 1
 
     def _count_oom_kills(self) -> int:
         return self.memory_cap.oom_kills() if self.memory_cap is not None else 0

@@ -6,7 +6,6 @@ test session); the toolchains come from scripts/install-system-packages.sh (Debi
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 
@@ -23,12 +22,6 @@ from arena.sandbox import Limits
 from tests.conftest import surviving_children
 
 
-# Long games are checked over a few whole deals (their length cap ends the match properly: end
-# message, ranks), not a whole match of a thousand decisions: the kits' code is the same for every
-# decision, and the suite has to stay quick. Every other option keeps its default.
-SHORT = {name: {cap: 3} for name, game in GAMES.items()
-         for cap in ("max_deals", "max_rounds")
-         if cap in {f.name for f in dataclasses.fields(game.Options)}}
 
 
 @pytest.fixture(scope="session")
@@ -49,8 +42,9 @@ def test_kit_passes_arena_check(game_name, lang, tmp_path, build_cache):
                          f"{' '.join(LANGUAGES[lang].packages)})")
     game = GAMES[game_name]
     bot = load_bot(write_kit(tmp_path / "mybot", game, lang))
-    plan = CheckPlan(game, SHORT.get(game_name, {}), sorted(game.player_counts), TimeControl(),
-                     Limits(), 1)
+    # the check as a student runs it: every match cut short after a few deals (the game's length
+    # cap ends it properly: end message, ranks); the kits' code is the same for every decision
+    plan = CheckPlan(game, {}, sorted(game.player_counts), TimeControl(), Limits(), 1)
     lines: list[str] = []
     problems = check_bot(bot, plan, lines.append)
     assert problems == [], "\n".join(problems)
@@ -106,7 +100,7 @@ def test_a_kit_names_only_fields_of_its_games_observation(game_name, tmp_path):
     """Each kit shows how to read one observation field (the game's ``example_field``): it must be
     a field of that game's real observation, in every language (Dice 1000 has no ``hand``)."""
     game = GAMES[game_name]
-    options = game.make_options(game.default_players, SHORT.get(game_name, {}))
+    options = game.capped_options(game.default_players, {}, 2)
     state, rng = game.new_match(options, 7), random.Random(7)
     fields = set(state.observation(0))
     while not state.is_terminal():  # a short match played out: some fields come only at the end

@@ -128,6 +128,7 @@ class ToyDice(Game):
     chance = True
     can_draw = True
     length_unit = "rounds"
+    length_option = "max_rounds"
     example_field = "totals"
     chance_events = frozenset({"roll"})
     Options = ToyOptions
