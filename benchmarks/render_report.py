@@ -15,8 +15,13 @@ each figure beside its budget (issue 18): the whole site at most 50 MB, rendered
 (of CPU time: the render is one process, and on a shared machine its wall time says more about the
 others' load, which is printed beside it),
 the index page under 1 MB; then renders it again over itself (as after a resumed tournament) and
-says how many files that rewrote (none: nothing changed) and how long it took. Exits 1 if a budget
-is missed.
+says how many files that rewrote (none: nothing changed) and how long it took.
+
+Last, bots' notes (protocol/SPEC.md §3): the same matches played twice, once as above and once with
+a note on every decision (each entrant saying why, as a bot that explains itself would), each
+record packed and written as the report's ``records/<id>.js``: a match without notes must stay
+within 5 kB, and notes may add no more than their own compressed bytes (the notes of a match
+alone, as JSON, zlib-compressed). Exits 1 if a budget is missed.
 """
 from __future__ import annotations
 
@@ -28,6 +33,8 @@ import shutil
 import sys
 import tempfile
 import time
+import json
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -36,6 +43,7 @@ from arena.games import get_game  # noqa: E402
 from arena.options import options_to_dict  # noqa: E402
 from arena.record import CRASH, OK, MatchRecord, SeatStatus  # noqa: E402
 from reports import render_site  # noqa: E402
+from reports.render import record_script  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.run import schedule_hash  # noqa: E402
 from tournaments.schedule import make_schedule  # noqa: E402
@@ -44,6 +52,8 @@ from tournaments.store import Entrant, Store, store_path  # noqa: E402
 INDEX_TARGET = 1_000_000
 SITE_BUDGET = 50_000_000  # bytes, every file of the site
 TIME_BUDGET = 10.0  # seconds for the whole render
+RECORD_TARGET = 5_000  # bytes of records/<id>.js a match, without notes
+NOTE_SAMPLE = 300  # matches played with and without notes
 ENTRANTS = ("random", "heavy", "light", "doubles", "hoarder", "mixed", "first", "crashy")
 
 
@@ -70,8 +80,18 @@ def choose(strategy: str, legal: list[str], rng: random.Random) -> str:
     return rng.choice(legal)  # random, crashy
 
 
-def play(seats: tuple[int, ...], seed: int, match_id: int) -> tuple[MatchRecord, float]:
-    """One complete match record (and a plausible start-up time), as the referee would write it."""
+def note(strategy: str, legal: list[str], action: str) -> str:
+    """What a bot that explains itself might say about a decision (no randomness: the match is the
+    same with and without notes)."""
+    if len(legal) == 1:
+        return f"only {action} is legal"
+    return f"{strategy}: {action} ({pips(action)} pips) of {len(legal)} legal"
+
+
+def play(seats: tuple[int, ...], seed: int, match_id: int,
+         notes: bool = False) -> tuple[MatchRecord, float]:
+    """One complete match record (and a plausible start-up time), as the referee would write it;
+    with ``notes``, every decision has one."""
     game = get_game("block")
     options = game.make_options(len(seats))
     state = game.new_match(options, seed)
@@ -100,6 +120,8 @@ def play(seats: tuple[int, ...], seed: int, match_id: int) -> tuple[MatchRecord,
         action = choose(names[seat], legal, rng)
         ms = round(rng.uniform(0.05, 2.0), 3)
         record.decisions.append({"seat": seat, "legal": legal, "action": action, "ms": ms})
+        if notes:
+            record.decisions[-1]["note"] = note(names[seat], legal, action)
         statuses[seat].time_ms += ms
         state.apply(action)
     record.events = state.events
@@ -140,6 +162,28 @@ def build_store(folder: Path, matches: int) -> None:
             if i % 1000 == 0:
                 print(f"  stored {i:,} matches ({time.monotonic() - started:.0f} s)", flush=True)
         store.end_run(run_id, "complete")
+
+
+def note_figures(sample: int) -> tuple[float, float, float, float]:
+    """Averaged over ``sample`` matches of every pairing: bytes of ``records/<id>.js`` a match
+    without notes and with a note on every decision, and of the notes' share of the packed record
+    (with notes minus without) beside the notes alone (a match's notes as a JSON list,
+    zlib-compressed as the packed record is)."""
+    script = plain = noted = alone = 0
+    pairs = [(a, b) for a in range(len(ENTRANTS)) for b in range(len(ENTRANTS)) if a != b]
+    for i in range(sample):
+        seats, seed = pairs[i % len(pairs)], 1000 + i
+        without, _ = play(seats, seed, i)
+        with_notes, _ = play(seats, seed, i, notes=True)
+        assert [d["action"] for d in without.decisions] == [d["action"] for d in with_notes.decisions]
+        blob = without.pack()
+        script += len(record_script(i, blob))
+        plain += len(blob)
+        noted += len(with_notes.pack())
+        text = json.dumps([d["note"] for d in with_notes.decisions], ensure_ascii=False,
+                          separators=(",", ":"))
+        alone += len(zlib.compress(text.encode("utf-8"), 6))
+    return script / sample, (noted - plain) / sample, alone / sample, noted / plain
 
 
 def stored_count(folder: Path) -> int:
@@ -200,6 +244,12 @@ def main() -> None:
     rewritten = sum(1 for p, m in mtimes.items() if p.stat().st_mtime_ns != m)
     print(f"rendered again over the same site in {again:.1f} s: {rewritten} files rewritten "
           f"(nothing changed)")
+    script, added, alone, ratio = note_figures(NOTE_SAMPLE)
+    print(f"records of {NOTE_SAMPLE} matches: {script / 1000:.2f} kB a match without notes "
+          f"({verdict(script <= RECORD_TARGET, 'record size')} the {RECORD_TARGET / 1000:.0f} kB "
+          f"target); a note on every decision adds {added / 1000:.2f} kB to a packed record "
+          f"(x{ratio:.2f}), the notes alone compressed are {alone / 1000:.2f} kB "
+          f"({verdict(added <= alone, 'note size')} them)")
     print(f"open: {index.as_uri()}")
     if missed:
         print(f"budgets missed: {', '.join(missed)}")
