@@ -19,7 +19,6 @@ from arena.cli import cli
 from arena.games import GAMES, PIECES
 from reports import render_site
 from reports.charts import thin
-from reports.cli import report
 from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
 from reports.render import SiteWriter, script_json
 from tests.reports.conftest import EVIL_TEXT, ROOT, Site
@@ -258,7 +257,7 @@ def test_match_lists_are_split_into_pages(two_player: Site, tmp_path: Path, monk
 
 
 def test_the_report_command(two_player: Site, tmp_path: Path) -> None:
-    result = CliRunner().invoke(report, [str(two_player.store_dir), "--site", str(tmp_path / "s")])
+    result = CliRunner().invoke(cli, ["report", str(two_player.store_dir), "--site", str(tmp_path / "s")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "s" / "index.html").is_file()
     assert f"report: {tmp_path / 's' / 'index.html'} (" in result.output
@@ -268,7 +267,7 @@ def test_the_report_command_writes_the_site_folder_beside_the_store(two_player: 
                                                                     tmp_path: Path) -> None:
     out = tmp_path / "out"
     shutil.copytree(two_player.store_dir, out)
-    result = CliRunner().invoke(report, [str(out)])
+    result = CliRunner().invoke(cli, ["report", str(out)])
     assert result.exit_code == 0, result.output
     assert f"report: {out / 'site' / 'index.html'} (" in result.output
     assert (out / "site" / "replay.html").is_file() and not (out / "index.html").exists()
