@@ -4,8 +4,9 @@ pool of N worker processes.
     python benchmarks/cluster_throughput.py [--game NAME] [--workers N] [--entrants K] [--rounds R]
                                             [--repeats R]
 
-Plays the same round-robin of random bots of a game (``--game``, default Block) (the bundled ``bots/random``, entered K times
-under different names; full 2-player matches, default options and time control) through
+Plays the same round-robin of random bots of a game (``--game``, default Block; the bundled
+``bots/random``, entered K times under different names; full 2-player matches, default options
+and time control) through
 ``run_tournament`` exactly as ``arena tournament run`` does, into a SQLite store:
 
 - locally, with the process pool of N workers (``--workers N``);

@@ -116,8 +116,8 @@ def main() -> int:
                       f"S = {s:.1f} ms, D = {d * 1000:.0f} µs, ratio {ratio_of(d, long):.2f}",
                       flush=True)
     load = os.getloadavg()[0]
-    print(f"\n{game.name}; CPU counted in {meter.kind}; {args.workers} worker(s); load average {load:.1f} on "
-          f"{os.cpu_count()} cores")
+    print(f"\n{game.name}; CPU counted in {meter.kind}; {args.workers} worker(s); load average "
+          f"{load:.1f} on {os.cpu_count()} cores")
     ok = True
     for fork_server, label in ((False, "cold start "), (True, "fork server")):
         pairs = results[fork_server]

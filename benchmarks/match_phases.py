@@ -4,16 +4,15 @@
 
 Plays matches of a game (``--game``, default Block) between two random bots, capped at ``--cap``
 deals or rounds (``Game.capped_options``; 1 by default, for Block ``max_deals = 1``; 0: full
-matches with the default options) as a pinned
-tournament worker plays them: ``play_job`` on one core, the next match's bots started ahead by
-the warm-start thread, the record packed as it travels to the parent. Each phase of the
-referee's main thread is timed by that thread's own CPU clock (exact, unlike the process clock):
-making the options, dealing, taking the bots started ahead, the handshake, the decisions,
-finishing (goodbye, killing the bots, their cgroups and uids) and packing the record. The
-warm-start thread is the referee process's CPU beyond the main thread's: the referee's side of
-starting bots (uid, cgroups, the fork server's request). Everything else (the fork servers'
-clones, the bots, what the kernel charges to them) is the rest of the CPU counted in a
-CPU-accounting cgroup (``benchmarks/cpu_meter.py``). Read the phases against each other and
+matches with the default options) as a pinned tournament worker plays them: ``play_job`` on one
+core, the next match's bots started ahead by the warm-start thread, the record packed as it travels
+to the parent. Each phase of the referee's main thread is timed by that thread's own CPU clock
+(exact, unlike the process clock): making the options, dealing, taking the bots started ahead, the
+handshake, the decisions, finishing (goodbye, killing the bots, their cgroups and uids) and packing
+the record. The warm-start thread is the referee process's CPU beyond the main thread's: the
+referee's side of starting bots (uid, cgroups, the fork server's request). Everything else (the
+fork servers' clones, the bots, what the kernel charges to them) is the rest of the CPU counted in
+a CPU-accounting cgroup (``benchmarks/cpu_meter.py``). Read the phases against each other and
 against the total of the same round. No target here: it maps the fixed cost ``S`` that
 ``match_fixed_cost.py`` measures from the outside.
 """
@@ -107,8 +106,8 @@ def main() -> None:
             total = (meter.usage_ns() - cpu0) / 1e6 / args.matches
             process = (time.process_time() - process0) * 1e3 / args.matches
             main_thread = (time.thread_time() - main0) * 1e3 / args.matches
-            print(f"\nround {r + 1}: {args.matches} {game.name} matches, {decisions / args.matches:.1f} decisions "
-                  f"each; CPU a match, in ms")
+            print(f"\nround {r + 1}: {args.matches} {game.name} matches, "
+                  f"{decisions / args.matches:.1f} decisions each; CPU a match, in ms")
             print(f"  {'everything (cgroup)':42} {total:7.3f}")
             print(f"  {'the referee process':42} {process:7.3f}")
             print(f"  {'  its main thread':42} {main_thread:7.3f}")

@@ -2,19 +2,20 @@
 
     python benchmarks/referee_overhead.py [--game NAME] [--matches 20] [--rounds 3]
 
-Referee: whole matches of a game (``--game``, default Block) between two random bots through the real protocol; the time from the end
-of the handshake to the end of the match, divided by the decisions. Echo: the very same request
-messages (rebuilt from those matches) packed and sent over pipes to an echo process per seat that
-decodes each one and answers a small action message: the floor any referee pays for the
-transport. The echo runs in the bots' own interpreter (``/usr/bin/python3`` and the staged SDK,
-as a sandboxed bot does), so that its side of the pipe costs what a bot's side does. Both are measured in wall time and in CPU
-counted in a CPU-accounting cgroup (``benchmarks/cpu_meter.py``: the referee and both sandboxed
-bots for a match, this process and the echo for the echo), which others' load on a shared
-machine does not inflate the way it inflates wall time. Target: the referee adds at most 25% to
-the echo round-trip. The engine's own CPU for the same decisions (replayed in this process) is
-printed too, and the ratio without it: the part of the cost that is the referee's, not the game's.
-So is the echo with new processes for every match, as a referee has new bots: what that alone
-adds to the transport (the target stays against the long-lived echo).
+Referee: whole matches of a game (``--game``, default Block) between two random bots through the
+real protocol; the time from the end of the handshake to the end of the match, divided by the
+decisions. Echo: the very same request messages (rebuilt from those matches) packed and sent over
+pipes to an echo process per seat that decodes each one and answers a small action message: the
+floor any referee pays for the transport. The echo runs in the bots' own interpreter
+(``/usr/bin/python3`` and the staged SDK, as a sandboxed bot does), so that its side of the pipe
+costs what a bot's side does. Both are measured in wall time and in CPU counted in a CPU-accounting
+cgroup (``benchmarks/cpu_meter.py``: the referee and both sandboxed bots for a match, this process
+and the echo for the echo), which others' load on a shared machine does not inflate the way it
+inflates wall time. Target: the referee adds at most 25% to the echo round-trip. The engine's own
+CPU for the same decisions (replayed in this process) is printed too, and the ratio without it: the
+part of the cost that is the referee's, not the game's. So is the echo with new processes for every
+match, as a referee has new bots: what that alone adds to the transport (the target stays against
+the long-lived echo).
 
 Everything runs on one core (this process pins itself; the bots and the echoes inherit it), as a
 tournament worker runs a match on the cores it owns. Spread over idle cores, every message wakes
@@ -190,8 +191,8 @@ def main() -> None:
                   f"{engine_cpu[-1]:.1f} µs), echo {echo_cpu[-1]:.1f} µs (new echoes every match: "
                   f"{fresh_cpu[-1]:.1f} µs) per decision", flush=True)
         zygote.close_all()
-    print(f"\n{args.game}; on core {max(os.sched_getaffinity(0))} alone; referee and echo driver in "
-          f"{sys.executable} (Python {platform.python_version()}), echo in {ECHO_PYTHON}; "
+    print(f"\n{args.game}; on core {max(os.sched_getaffinity(0))} alone; referee and echo driver "
+          f"in {sys.executable} (Python {platform.python_version()}), echo in {ECHO_PYTHON}; "
           f"CPU counted in {meter.kind}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for label, ref, echo in (("wall", ref_us, echo_us), ("CPU ", ref_cpu, echo_cpu)):

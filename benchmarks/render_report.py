@@ -2,14 +2,14 @@
 
     python benchmarks/render_report.py [--game NAME] [--matches N] [--dir FOLDER] [--fresh]
 
-Builds a real tournament store through the store's own write API (``Store.create``,
-``add_match``) from the real schedule (``make_schedule``): 8 entrants, 2-player matches of a game
-(``--game``, default Block) with the default options, every match a complete, valid record played
-by the game's engine in this process (simple strategies per entrant instead of bot processes, so
-building takes about a minute, not hours; they weigh Block's pips, and in other games the
-weighing ones play the first legal action). One entrant crashes in about 3% of its matches, with a reason and a stderr tail, like a
-real failing bot. The store is kept in FOLDER (default: a fixed folder under the system's temp
-folder, one per game) and reused by later runs; ``--fresh`` builds it again.
+Builds a real tournament store through the store's own write API (``Store.create``, ``add_match``)
+from the real schedule (``make_schedule``): 8 entrants, 2-player matches of a game (``--game``,
+default Block) with the default options, every match a complete, valid record played by the game's
+engine in this process (simple strategies per entrant instead of bot processes, so building takes
+about a minute, not hours; they weigh Block's pips, and in other games the weighing ones play the
+first legal action). One entrant crashes in about 3% of its matches, with a reason and a stderr
+tail, like a real failing bot. The store is kept in FOLDER (default: a fixed folder under the
+system's temp folder, one per game) and reused by later runs; ``--fresh`` builds it again.
 
 Then it renders the site with ``reports.render_site`` exactly as ``arena report`` does, and prints
 each figure beside its budget (issue 18): the whole site at most 50 MB, rendered in at most 10 s
@@ -157,8 +157,8 @@ def main() -> None:
     parser.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES),
                         help=f"the game played (default {DEFAULT_GAME})")
     parser.add_argument("--matches", type=int, default=10_000)
-    parser.add_argument("--dir", type=Path,
-                        help="where the store is kept (default: arena-bench-report-GAME in the temp folder)")
+    parser.add_argument("--dir", type=Path, help="where the store is kept "
+                        "(default: arena-bench-report-GAME in the temp folder)")
     parser.add_argument("--fresh", action="store_true", help="build the store again")
     args = parser.parse_args()
     game = get_game(args.game)
@@ -188,8 +188,8 @@ def main() -> None:
             missed.append(what)
         return "within" if ok else "OVER"
 
-    print(f"rendered {args.matches:,} {game.name} matches: {len(files):,} files in {elapsed:.1f} s of CPU "
-          f"({verdict(elapsed <= TIME_BUDGET, 'time')} the budget of {TIME_BUDGET:.0f} s; "
+    print(f"rendered {args.matches:,} {game.name} matches: {len(files):,} files in {elapsed:.1f} s "
+          f"of CPU ({verdict(elapsed <= TIME_BUDGET, 'time')} the budget of {TIME_BUDGET:.0f} s; "
           f"{elapsed / args.matches * 1000:.2f} ms a match); {wall:.1f} s of wall time with a load "
           f"average of {load:.1f} on {os.cpu_count()} cores")
     print(f"site: {total / 1e6:.1f} MB ({verdict(total <= SITE_BUDGET, 'size')} the budget of "

@@ -3,8 +3,9 @@
     python benchmarks/tournament_throughput.py [--game NAME] [--workers N] [--entrants K]
                                                [--rounds R] [--repeats R] [--cores-per-match C]
 
-Plays the same round-robin of random bots of a game (``--game``, default Block) (the bundled ``bots/random``, entered K times
-under different names; full 2-player matches with the default options and time control) twice,
+Plays the same round-robin of random bots of a game (``--game``, default Block; the bundled
+``bots/random``, entered K times under different names; full 2-player matches with the default
+options and time control) twice,
 through ``run_tournament`` exactly as ``arena tournament run`` does (worker processes, each on a
 core of its own by default, SQLite store): with 1 worker and with N (default: one per core),
 alternately, several times; on a shared machine the best run of each kind is the least disturbed
@@ -158,10 +159,10 @@ def main() -> int:
         folder = Path(tmp)
         run_once(game.name, 1, 2, 1, folder / "warm-up", args.bot)  # sandbox probe, page cache
         for i in range(args.repeats):
-            serial.append(run_once(game.name, 1, args.entrants, args.rounds, folder / f"s{i}", args.bot,
-                                   args.cores_per_match))
-            parallel.append(run_once(game.name, args.workers, args.entrants, args.rounds, folder / f"p{i}",
-                                     args.bot, args.cores_per_match))
+            serial.append(run_once(game.name, 1, args.entrants, args.rounds, folder / f"s{i}",
+                                   args.bot, args.cores_per_match))
+            parallel.append(run_once(game.name, args.workers, args.entrants, args.rounds,
+                                     folder / f"p{i}", args.bot, args.cores_per_match))
         bare = [(bare_rate(game.name, 1, args.bare, args.bot, args.cores_per_match),
                  bare_rate(game.name, args.workers, args.bare, args.bot, args.cores_per_match))
                 for _ in range(args.repeats)] if args.bare else []
@@ -170,8 +171,9 @@ def main() -> int:
     efficiency = many.rate / (n * one.rate)
     steady_efficiency = max(p.steady for p in parallel) / (n * max(s.steady for s in serial))
     share = max(one.startup_share, many.startup_share)
-    print(f"round-robin of {args.entrants} random {game.name} bots, {args.rounds} rounds: {one.matches} "
-          f"full 2-player matches per run; best of {args.repeats} runs each, in alternation")
+    print(f"round-robin of {args.entrants} random {game.name} bots, {args.rounds} rounds: "
+          f"{one.matches} full 2-player matches per run; best of {args.repeats} runs each, in "
+          "alternation")
     print("all runs (matches/s): 1 worker " + ", ".join(f"{r.rate:.2f}" for r in serial)
           + f"; {n} workers " + ", ".join(f"{r.rate:.2f}" for r in parallel))
     for label, f in (("1 worker: ", one), (f"{n} workers:", many)):
