@@ -13,15 +13,16 @@ from typing import Any
 
 import click
 
-from arena.bots import load_bot
+from arena.bots import BotSpec, load_bot
 from arena.clihelp import CONTEXT, SentenceGroup
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.games import GAMES, get_game
+from arena.human import HUMAN, Person
 from arena.options import field_choices, field_doc, option_fields, parse_assignments
 from arena.outputs import check_output_file
 from arena.record import OK
-from arena.referee import TimeControl, play_match
+from arena.referee import MatchStopped, TimeControl, play_match
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
 
@@ -138,7 +139,11 @@ def _time_control(text: str | None) -> TimeControl:
 def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tuple[str, ...],
          time_control: str | None, limits_text: str | None, replay_path: str | None,
          view: bool, quiet: bool) -> None:
-    """Play one match of GAME between the bots in the given folders; print it move by move."""
+    """Play one match of GAME between the bots in the given folders; print it move by move.
+
+    A seat given as `human` is played by you: at each of its turns you see what it may know and
+    the legal actions, numbered, and type a number or an action's text (the end of the input
+    resigns; a bot folder called human is `./human`)."""
     if replay_path:
         check_output_file(replay_path, "--replay")
     game = get_game(game_name)
@@ -150,13 +155,17 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
         raise ArenaError(f"{game.name} is played by {game.players_text()} players; "
                          f"got {len(bot_paths)} bots")
     limits = Limits.parse(limits_text) if limits_text else Limits()
-    bots = [load_bot(p, limits.folder_mb) for p in bot_paths]
+    bots = [BotSpec(HUMAN, Path(HUMAN), ()) if p == HUMAN else load_bot(p, limits.folder_mb)
+            for p in bot_paths]
+    person = Person(sys.stdin.fileno(), sys.stdout, timed=time_control is not None,
+                    describe=game.describe_observation)  # one input: one reader for every seat
+    people = {i: person for i, p in enumerate(bot_paths) if p == HUMAN}
     for path, bot in zip(bot_paths, bots):
-        if bot.games and game.name not in bot.games:
+        if path != HUMAN and bot.games and game.name not in bot.games:
             raise ArenaError(f"bot {bot.name!r} ({path}) plays {', '.join(bot.games)}, not "
                              f"{game.name}; its manifest says so in 'games'")
     options = game.make_options(len(bots), parse_assignments(option_items))
-    _build_first(bots)
+    _build_first([b for i, b in enumerate(bots) if i not in people])
     tc = _time_control(time_control)
     names = _seat_names(bots)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
@@ -170,14 +179,20 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
             notes.append(f"note dropped: {decision['note_dropped']}")
 
     def show(event: dict) -> None:
+        if people:  # a person at the table sees only what their seats may know
+            event = game.seen_by(event, set(people))
         line = game.describe(event, names)
         if event.get("type") == "action" and notes:
             line = f"{line}   [{notes.pop()}]" if line else f"  [{notes.pop()}]"
         if line and not quiet:
             click.echo(line)
 
-    record = play_match(game, bots, options=options, seed=seed, time_control=tc, limits=limits,
-                        on_event=show, on_decision=noted)
+    try:
+        record = play_match(game, bots, options=options, seed=seed, time_control=tc,
+                            limits=limits, on_event=show, on_decision=noted, people=people)
+    except MatchStopped as stop:
+        record = stop.record
+        click.echo(f"\nmatch stopped: {record.stopped}", err=True)
     _print_result(record, names)
     if replay_path:
         Path(replay_path).write_text(record.to_json(indent=1), encoding="utf-8")
@@ -185,6 +200,8 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     if view:
         write_view(record, view_page)
         click.echo(f"replay page written to {view_page} (open it in a web browser)")
+    if record.stopped:
+        sys.exit(130)  # as a program stopped by Ctrl-C
 
 
 def _view_page(replay_path: str | None, game: str, seed: int) -> Path:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.errors import IllegalActionError
+from arena.human import describe_fields, hidden_hands
 from arena.options import build_options
 
 TERMINAL = -1
@@ -275,3 +276,18 @@ class Game(ABC):
     @abstractmethod
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
         """One readable log line for an event (``None`` to skip it)."""
+
+    def describe_observation(self, observation: dict[str, Any]) -> list[str]:
+        """What a seat may know, as lines a person reads at their turn (``arena play GAME human
+        ...``): by default each field of the observation by its name on the game's observation
+        page; a game may say it in its own way."""
+        return describe_fields(observation)
+
+    def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+        """``event`` as the seats in ``seats`` see it when it happens: what they may not know is
+        shown face down (:data:`arena.human.HIDDEN`). ``arena play`` with people at the table
+        prints events so. By default a deal's other hands are hidden; a game with other hidden
+        moves says so here."""
+        if event["type"] == "deal" and "hands" in event:
+            return hidden_hands(event, seats)
+        return event

@@ -16,7 +16,8 @@ ILLEGAL_ACTION = "illegal_action"
 PROTOCOL_ERROR = "protocol_error"
 HANDSHAKE_FAILED = "handshake_failed"
 BUILD_FAILED = "build_failed"  # the manifest's build step failed (arena.build); the bot never started
-STATUSES = (OK, TIMEOUT, CRASH, ILLEGAL_ACTION, PROTOCOL_ERROR, HANDSHAKE_FAILED, BUILD_FAILED)
+RESIGNED = "resigned"  # a person's seat whose input ended (Ctrl-D, or the end of a pipe): arena.human
+STATUSES = (OK, TIMEOUT, CRASH, ILLEGAL_ACTION, PROTOCOL_ERROR, HANDSHAKE_FAILED, BUILD_FAILED, RESIGNED)
 
 
 @dataclass
@@ -49,13 +50,19 @@ class MatchRecord:
     statuses: list[SeatStatus] = field(default_factory=list)
     duration_ms: float = 0.0
     format: str = RECORD_FORMAT
+    # Why the match stopped before its end (Ctrl-C in `arena play`); "" for a match played out,
+    # and then left out of the record's JSON and packed form.
+    stopped: str = ""
 
     @property
     def failed(self) -> bool:
         return any(s.status != OK for s in self.statuses)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if not self.stopped:
+            del data["stopped"]
+        return data
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -77,7 +84,8 @@ class MatchRecord:
         to the parent, and how a report publishes it (docs/match-record.md, "Packed form"): the
         compact JSON of :func:`compact`, zlib-compressed. Built without ``asdict``'s deep copy of
         every event and decision (most of the time a full match's record took)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "stopped" or self.stopped}
         data["statuses"] = [asdict(s) for s in self.statuses]
         return pack_dict(data)
 

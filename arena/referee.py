@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -18,15 +18,26 @@ from arena.connection import BotExited, BotProtocolError, BotTimeout, Connection
 from arena.errors import ArenaError
 from arena.game import Game, Result, bot_seed
 from arena.games import get_game
+from arena.human import OutOfTime, Person, Resigned
 from arena.options import options_to_dict
 from arena.text import bot_note
 from arena.build import BuildFailed, ensure_built
 from arena.record import (
-    BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
+    BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, RESIGNED, TIMEOUT, MatchRecord,
+    SeatStatus,
 )
 from protocol.wire import PROTOCOL_VERSION
 
 GOODBYE_GRACE = 0.2  # seconds a bot has to exit by itself after the end message
+
+
+class MatchStopped(KeyboardInterrupt):
+    """The match was interrupted (Ctrl-C); ``record`` holds it so far, marked ``stopped``. A
+    ``KeyboardInterrupt``, so that whatever stops on one stops on this too."""
+
+    def __init__(self, record: MatchRecord) -> None:
+        super().__init__(record.stopped)
+        self.record = record
 
 
 @dataclass(frozen=True)
@@ -74,10 +85,11 @@ class TimeControl:
 
 
 class _Seat:
-    """A bot in its seat during one match."""
+    """A bot in its seat during one match, or a person (``person``; no process)."""
 
-    def __init__(self, bot: BotSpec, bank_ms: int) -> None:
+    def __init__(self, bot: BotSpec, bank_ms: int, person: Person | None = None) -> None:
         self.bot = bot
+        self.person = person
         self.process: sandbox.BotProcess | None = None
         self.conn: Connection | None = None
         self.status = SeatStatus()
@@ -105,6 +117,7 @@ def play_match(
     on_event: Callable[[dict[str, Any]], None] | None = None,
     launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess] | None = None,
     on_decision: Callable[[dict[str, Any]], None] | None = None,
+    people: Mapping[int, Person] | None = None,
 ) -> MatchRecord:
     """Play one match; ``options`` is the game's options object or a mapping of user values.
 
@@ -114,6 +127,11 @@ def play_match(
     its folder's content hash) and launched from its build; a failed build is the seat's
     ``build_failed``. ``on_decision`` sees each decision as the record keeps it (with the bot's
     note, if it sent one) just before its events go to ``on_event``.
+
+    ``people`` maps seats to the persons who play them (``arena.human``): such a seat's bot is not
+    started (its spec gives the seat's name) and its decisions are asked of the person. A match
+    interrupted (``KeyboardInterrupt``) raises :class:`MatchStopped` with the record so far,
+    after every bot was stopped.
     """
     game = get_game(game) if isinstance(game, str) else game
     if len(bots) not in game.player_counts:
@@ -124,12 +142,13 @@ def play_match(
     if options.num_players != len(bots):
         raise ArenaError(f"the options are for {options.num_players} players; got {len(bots)} bots")
     limits = limits or sandbox.Limits()
+    people = people or {}
     record = MatchRecord(
         game=game.name, options=options_to_dict(options), seed=seed,
-        seats=[{"name": b.name, "path": str(b.path)} for b in bots],
+        seats=[{"name": b.name, "path": "" if i in people else str(b.path)} for i, b in enumerate(bots)],
         time_control=asdict(time_control),
     )
-    seats = [_Seat(b, time_control.bank_ms) for b in bots]
+    seats = [_Seat(b, time_control.bank_ms, people.get(i)) for i, b in enumerate(bots)]
     state = game.new_match(options, seed)
     emitted = 0
     started = time.monotonic()
@@ -164,17 +183,23 @@ def play_match(
                 on_decision(decision)
             state.apply(action)
             emit()
+    except KeyboardInterrupt:
+        record.stopped = f"interrupted (Ctrl-C) at decision {len(record.decisions)}"
     finally:
         _finish(seats, state, record)
     record.events = state.events
     record.duration_ms = round((time.monotonic() - started) * 1000, 3)
     _rank(record, state, seats)
+    if record.stopped:
+        raise MatchStopped(record)
     return record
 
 
 def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
            launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess]) -> None:
     for seat in seats:
+        if seat.person is not None:
+            continue
         try:  # a bot with a build step plays from its build (made now, or found in the cache)
             seat.process = launch(ensure_built(seat.bot), limits)
         except BuildFailed as exc:
@@ -254,6 +279,8 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
          tc: TimeControl) -> tuple[str | None, float, Any]:
     """One decision: the bot's action, the time it took and the ``note`` it sent (``None`` when
     it sent none); the action is ``None`` if the bot failed."""
+    if seat.person is not None:
+        return _ask_person(seat, seat.person, seat_no, decision, observation, legal, tc)
     assert seat.conn is not None
     early = seat.conn.unsolicited()  # SPEC.md §3: nothing may be sent when no answer is due
     if early is not None:
@@ -309,6 +336,31 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
                                f"actions {legal}", action)
         return None, used_ms, None
     return action, used_ms, reply.get("note")
+
+
+def _ask_person(seat: _Seat, person: Person, seat_no: int, decision: int,
+                observation: dict[str, Any], legal: list[str], tc: TimeControl) -> tuple[str | None, float, Any]:
+    """One decision of a person's seat, as :func:`_ask` for a bot: on the seat's clock only if
+    the person is ``timed``; the end of their input resigns the seat."""
+    started = time.monotonic()
+    deadline = started + (tc.move_ms + seat.bank_ms) / 1000 if person.timed else None
+    failure = {"decision": decision, "legal": legal, "answer": None}
+    try:
+        action = person.ask(seat_no, decision, observation, legal, deadline)
+    except Resigned:
+        seat.fail(RESIGNED, f"resigned at decision {decision}: the input ended",
+                  {**failure, "kind": RESIGNED})
+        return None, 0.0, None
+    except OutOfTime:
+        seat.fail(TIMEOUT, f"did not answer in time: decision {decision} exceeded its "
+                           f"{tc.move_ms} ms plus {int(seat.bank_ms)} ms left in its bank",
+                  {**failure, "kind": TIMEOUT})
+        return None, 0.0, None
+    used_ms = (time.monotonic() - started) * 1000
+    seat.status.time_ms += used_ms
+    if person.timed:
+        seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, used_ms - tc.move_ms))
+    return action, used_ms, None
 
 
 ANSWER_CAP = 200  # characters of a failing answer kept in the record

@@ -402,6 +402,7 @@
       crash: who + " crashed without answering",
       illegal_action: who + " answered an action that is not legal",
       protocol_error: who + " answered with a message that breaks the protocol",
+      resigned: who + " resigned",
     }[f.kind] || who + " failed (" + f.kind + ")";
     return "Decision " + f.decision + ": " + said + ", and loses the match.";
   }
@@ -420,7 +421,8 @@
     // what really happened: an answer (maybe too late), or none: timed out after the wait, or a crash
     var answer = f.answer === null || f.answer === undefined
       ? [h("span", { class: "replay-no-answer", text: f.kind === "timeout" ? "gave no answer: it " + timedOutText(this.record, seat)
-                                                  : f.kind === "crash" ? "crashed without answering" : "gave no answer" }), " "]
+                                                  : f.kind === "crash" ? "crashed without answering"
+                                                  : f.kind === "resigned" ? "resigned" : "gave no answer" }), " "]
       : ["answered ", h("code", { class: "replay-answer", text: f.answer }), late + " "];
     box.replaceChildren(
       h("div", { class: "replay-decision-head" }, [

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from arena.game import Game
+from arena.human import HIDDEN
 from arena.games.domino_cribbage.options import DominoCribbageOptions
 from arena.games.domino_cribbage.state import DominoCribbageState, sample_state
 
@@ -41,6 +42,13 @@ class DominoCribbage(Game):
 
     def length_cap(self, options: DominoCribbageOptions) -> int:
         return options.max_deals
+
+    def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+        """The other hand is face down, and so is a tile the other seat lays in the crib (the
+        crib is turned up when it scores)."""
+        if event["type"] == "action" and "count" not in event and event["seat"] not in seats:
+            return {**event, "action": f"discard {HIDDEN}"}
+        return super().seen_by(event, seats)
 
     def sample_state(self, options: DominoCribbageOptions, observation: dict[str, Any],
                      rng: random.Random) -> DominoCribbageState:

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from arena.game import Game
+from arena.human import HIDDEN, hidden_hands
 from arena.games.thousand.options import ThousandOptions
 from arena.games.thousand.state import ThousandState
 
@@ -28,6 +29,21 @@ class Thousand(Game):
 
     def length_cap(self, options: ThousandOptions) -> int:
         return options.max_deals
+
+    def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+        """The other hands and the prikups are face down; a prikup not shown is seen by its
+        declarer only, a card given by the giver and its receiver, a buried card by the declarer."""
+        kind = event["type"]
+        if kind == "deal":
+            event = hidden_hands(event, seats)
+            return {**event, "prikups": [[HIDDEN] * len(p) for p in event["prikups"]]}
+        if kind == "prikup" and not event["shown"] and event["seat"] not in seats:
+            return {**event, "cards": [HIDDEN] * len(event["cards"])}
+        if kind == "action" and event["seat"] not in seats:
+            words = event["action"].split()
+            if words[0] == "bury" or (words[0] == "give" and int(words[2]) not in seats):
+                return {**event, "action": " ".join([words[0], HIDDEN, *words[2:]])}
+        return event
 
     def sample_state(self, options: ThousandOptions, observation: dict[str, Any],
                      rng: random.Random) -> ThousandState:

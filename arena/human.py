@@ -1,0 +1,132 @@
+"""A person in a seat: ``arena play GAME human BOT...``.
+
+A :class:`Person` is asked for a decision as a bot's connection is, but by text: it writes what
+the seat may know (the game's :meth:`~arena.game.Game.describe_observation` of its observation)
+and the legal actions numbered from 1 to one stream, and reads the answer, a number or the
+action's text, from another (a terminal or a pipe). An answer that is neither gets the list again.
+The end of the input (Ctrl-D, or the end of a pipe) resigns the seat.
+"""
+from __future__ import annotations
+
+import os
+import select
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from arena.text import visible_line
+
+HUMAN = "human"  # the seat a person plays, in place of a bot folder (``./human`` is a folder)
+
+
+class Resigned(Exception):
+    """The person's input ended: the seat resigns."""
+
+
+class OutOfTime(Exception):
+    """The person did not answer by the deadline (only with a clock)."""
+
+
+class Person:
+    """Asks a person for a seat's decisions: writes to ``output``, reads lines from the file
+    descriptor ``input_fd``. ``timed``: the answer is on the seat's clock, as a bot's is. One
+    person may play several seats; it reads ahead, so give every seat that reads one input the
+    same :class:`Person`."""
+
+    def __init__(self, input_fd: int, output: TextIO, *, timed: bool = False,
+                 describe: Callable[[dict[str, Any]], list[str]] | None = None) -> None:
+        self.input_fd = input_fd
+        self.output = output
+        self.timed = timed
+        self.describe = describe
+        self._buffer = b""
+        self._ended = False
+
+    def ask(self, seat: int, decision: int, observation: dict[str, Any], legal: list[str],
+            deadline: float | None) -> str:
+        """The action the person chooses; :class:`Resigned` at the end of the input,
+        :class:`OutOfTime` past ``deadline`` (a ``time.monotonic()`` value; ``None``: no clock)."""
+        lines = [f"-- seat {seat}, decision {decision}: your move; you see:"]
+        if self.describe is not None:
+            lines += [f"  {line}" for line in self.describe(observation)]
+        self._write(lines)
+        while True:
+            self._write(self._menu(legal))
+            self.output.write("your move (number or text): ")
+            self.output.flush()
+            answer = self._line(deadline)
+            if answer is None:
+                raise Resigned()
+            chosen = _choice(answer.strip(), legal)
+            if chosen is not None:
+                return chosen
+            self._write([f"{visible_line(answer.strip())!r} is not one of the {len(legal)} "
+                         f"actions: type a number from 1 to {len(legal)} or an action's text"])
+
+    @staticmethod
+    def _menu(legal: list[str]) -> list[str]:
+        width = len(str(len(legal)))
+        return [f"  {i:>{width}}. {action}" for i, action in enumerate(legal, 1)]
+
+    def _write(self, lines: list[str]) -> None:
+        for line in lines:
+            self.output.write(line + "\n")
+        self.output.flush()
+
+    def _line(self, deadline: float | None) -> str | None:
+        """The next line of input (without its newline), ``None`` at its end."""
+        while b"\n" not in self._buffer and not self._ended:
+            if deadline is not None:
+                wait = deadline - time.monotonic()
+                if wait <= 0 or not select.select([self.input_fd], [], [], wait)[0]:
+                    raise OutOfTime()
+            data = os.read(self.input_fd, 4096)
+            if not data:
+                self._ended = True
+            self._buffer += data
+        if not self._buffer:
+            return None
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace")
+
+
+def _choice(answer: str, legal: list[str]) -> str | None:
+    if answer in legal:
+        return answer
+    if answer.isdigit() and 1 <= int(answer) <= len(legal):
+        return legal[int(answer) - 1]
+    return None
+
+
+HIDDEN = "?"  # an item a seat does not see, as a person's table shows it
+
+
+def hidden_hands(event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+    """``event`` with the ``hands`` of every seat not in ``seats`` shown face down."""
+    return {**event, "hands": [list(h) if i in seats else [HIDDEN] * len(h)
+                               for i, h in enumerate(event["hands"])]}
+
+
+def describe_value(value: Any) -> str:
+    """A readable text of one observation value: lists of plain values joined by spaces, nested
+    lists in brackets, ``none`` for nil."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "(none)"
+        if all(not isinstance(v, (list, tuple, dict)) for v in value):
+            return " ".join(describe_value(v) for v in value)
+        return ", ".join(f"[{describe_value(v)}]" if isinstance(v, (list, tuple))
+                         else describe_value(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {describe_value(v)}" for k, v in value.items())
+    return str(value)
+
+
+def describe_fields(observation: dict[str, Any]) -> list[str]:
+    """Every field of an observation on its own line, by the name the game's observation page
+    gives it (``hand: 0-3 2-5 6-6``)."""
+    return [f"{key}: {visible_line(describe_value(value))}" for key, value in observation.items()]

@@ -1,0 +1,215 @@
+"""`arena play GAME human BOT...`: a person plays a seat from a terminal or a pipe, against real
+sandboxed bots (README.md, "Playing one match"; docs/match-record.md)."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.games import get_game
+from arena.record import OK, RESIGNED, TIMEOUT, MatchRecord
+from tests.conftest import BOTS, ROOT
+
+RANDOM = str(BOTS / "random")
+# every game, capped at one deal or round (Game.length_option), the human in seat 0 or 1
+SHORT = [
+    ("block", ["human", RANDOM], ["-o", "max_deals=1"]),
+    ("domino-cribbage", [RANDOM, "human"], ["-o", "max_deals=1"]),
+    ("thousand", ["human", RANDOM, RANDOM], ["-o", "max_deals=1"]),
+    ("dice-1000", ["human", RANDOM], ["-o", "max_rounds=1", "-o", "open_min=5"]),
+]
+ALWAYS_ONE = "1\n" * 2000
+
+
+def arena(*args: str, stdin: str = "", cwd: Path = ROOT, timeout: float = 120):
+    return subprocess.run([sys.executable, "-m", "arena", *args], input=stdin, text=True,
+                          capture_output=True, cwd=cwd, timeout=timeout)
+
+
+def replayed(record: MatchRecord):
+    """The match played again from its seed and decisions, as any record is."""
+    game = get_game(record.game)
+    options = {k: v for k, v in record.options.items() if k != "num_players"}
+    state = game.new_match(game.make_options(len(record.seats), options), record.seed)
+    for decision in record.decisions:
+        assert state.current_player() == decision["seat"]
+        assert state.legal_actions() == decision["legal"]
+        state.apply(decision["action"])
+    return state
+
+
+@pytest.mark.parametrize("game,seats,options", SHORT, ids=[s[0] for s in SHORT])
+def test_a_piped_person_plays_a_whole_match_of_every_game(tmp_path, game, seats, options):
+    replay = tmp_path / "match.json"
+    done = arena("play", game, *seats, *options, "--replay", str(replay),
+                 stdin="oops\n" + ALWAYS_ONE)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    seat = seats.index("human")
+    assert f"-- seat {seat}, decision" in out and "your move" in out
+    assert "'oops' is not one of the" in out  # a typo gets the list again, not a forfeit
+    assert out.index("'oops' is not one of the") < out.index("  1. ", out.index("'oops'"))
+    record = MatchRecord.from_json(replay.read_text())
+    assert record.seats[seat] == {"name": "human", "path": ""}
+    assert [s.status for s in record.statuses] == [OK] * len(seats)
+    plain = [s["name"] for s in record.seats]
+    names = [f"{n}#{i}" if plain.count(n) > 1 else n for i, n in enumerate(plain)]
+    mine = [d for d in record.decisions if d["seat"] == seat]
+    assert mine and all(d["action"] == d["legal"][0] for d in mine)  # "1" is the first action
+    assert replayed(record).events == record.events
+    assert record.events[-1]["type"] == "match_end"
+    for event in record.events:  # what the person's seat may not know stays face down
+        if event["type"] == "deal":
+            shown = get_game(game).describe(event, names)
+            assert shown and shown not in out  # as a bot-only match prints it: every hand
+            seen = get_game(game).describe(get_game(game).seen_by(event, {seat}), names)
+            assert seen and f"{seen}\n" in out and "?" in seen
+            for i, hand in enumerate(event["hands"]):
+                if i != seat and hand:
+                    assert f"  {names[i]}: {' '.join(hand)}\n" not in out
+        if game == "domino-cribbage" and event["type"] == "action" and "count" not in event \
+                and event["seat"] != seat:
+            assert "  random lays ? in the crib\n" in out
+            assert f"  random lays {event['action'][len('discard '):]} in the crib" not in out
+    view = arena("view", str(replay), "--output", str(tmp_path / "match.html"))
+    assert view.returncode == 0, view.stderr
+    assert "human" in (tmp_path / "match.html").read_text()
+
+
+def test_the_other_hands_stay_face_down(tmp_path):
+    replay = tmp_path / "match.json"
+    done = arena("play", "block", "human", RANDOM, "-o", "max_deals=1", "--replay", str(replay),
+                 stdin=ALWAYS_ONE)
+    assert done.returncode == 0, done.stderr
+    record = MatchRecord.from_json(replay.read_text())
+    hands = next(e for e in record.events if e["type"] == "deal")["hands"]
+    assert "  random: ? ? ? ? ? ? ?" in done.stdout
+    assert f"  random: {' '.join(hands[1])}" not in done.stdout
+    assert f"  human: {' '.join(hands[0])}" in done.stdout
+    assert f"hand: {' '.join(hands[0])}" in done.stdout  # its own observation
+
+
+def test_thousand_hides_the_prikups_and_the_cards_given_to_others():
+    game = get_game("thousand")
+    deal = {"type": "deal", "deal": 1, "redeal": 0, "dealer": 0, "golden": False,
+            "hands": [[], ["QH", "KH"], ["AS", "TS"], ["9C", "JC"]], "prikups": [["QS", "KS"]]}
+    seen = game.seen_by(deal, {1})
+    assert seen["hands"] == [[], ["QH", "KH"], ["?", "?"], ["?", "?"]]
+    assert seen["prikups"] == [["?", "?"]]
+    give = {"type": "action", "seat": 2, "action": "give QS 3"}
+    assert game.seen_by(give, {1})["action"] == "give ? 3"
+    assert game.seen_by(give, {3}) == give and game.seen_by(give, {2}) == give
+    bury = {"type": "action", "seat": 2, "action": "bury QS"}
+    assert game.seen_by(bury, {1})["action"] == "bury ?" and game.seen_by(bury, {2}) == bury
+    prikup = {"type": "prikup", "seat": 2, "index": 0, "cards": ["QS", "KS"], "shown": False}
+    assert game.seen_by(prikup, {1})["cards"] == ["?", "?"] and game.seen_by(prikup, {2}) == prikup
+    assert game.seen_by({**prikup, "shown": True}, {1})["cards"] == ["QS", "KS"]
+    play = {"type": "action", "seat": 2, "action": "play QS"}
+    assert game.seen_by(play, {1}) == play
+
+
+def test_the_end_of_the_input_resigns(tmp_path):
+    replay = tmp_path / "match.json"
+    done = arena("play", "block", RANDOM, "human", "--replay", str(replay), stdin="")
+    assert done.returncode == 0, done.stderr
+    assert "RESIGNED" in done.stdout
+    record = MatchRecord.from_json(replay.read_text())
+    status = record.statuses[1]
+    assert status.status == RESIGNED and "the input ended" in status.reason
+    assert status.failure is not None and status.failure["kind"] == RESIGNED
+    assert record.ranks == [1, 2]
+    assert replayed(record).events == record.events
+
+
+def test_a_person_in_seat_1_of_3(tmp_path):
+    replay = tmp_path / "match.json"
+    done = arena("play", "block", RANDOM, "human", RANDOM, "-o", "max_deals=1",
+                 "--replay", str(replay), stdin=ALWAYS_ONE)
+    assert done.returncode == 0, done.stderr
+    record = MatchRecord.from_json(replay.read_text())
+    assert [s["name"] for s in record.seats] == ["random", "human", "random"]
+    assert {d["seat"] for d in record.decisions} == {0, 1, 2}
+    assert "-- seat 1, decision" in done.stdout and "-- seat 0," not in done.stdout
+    assert [s.status for s in record.statuses] == [OK] * 3
+
+
+def test_two_people_at_one_table(tmp_path):
+    replay = tmp_path / "match.json"
+    done = arena("play", "block", "human", RANDOM, "human", "-o", "max_deals=1", "--seed", "1",
+                 "--replay", str(replay), stdin=ALWAYS_ONE)
+    assert done.returncode == 0, done.stderr
+    record = MatchRecord.from_json(replay.read_text())
+    assert [s["name"] for s in record.seats] == ["human", "random", "human"]
+    assert {d["seat"] for d in record.decisions} == {0, 1, 2}
+    assert "-- seat 0, decision" in done.stdout and "-- seat 2, decision" in done.stdout
+    assert [s.status for s in record.statuses] == [OK] * 3
+    deal = next(e for e in record.events if e["type"] == "deal")
+    assert f"  random: {' '.join(['?'] * len(deal['hands'][1]))}\n" in done.stdout  # face down
+    assert f"  human#2: {' '.join(deal['hands'][2])}\n" in done.stdout  # a person's own hand
+
+
+def test_a_bot_folder_called_human_is_reached_as_dot_slash_human(tmp_path):
+    shutil.copytree(BOTS / "random", tmp_path / "human")
+    replay = tmp_path / "match.json"
+    done = arena("play", "block", "./human", RANDOM, "-o", "max_deals=1", "--replay", str(replay),
+                 cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "your move" not in done.stdout
+    record = MatchRecord.from_json(replay.read_text())
+    assert Path(record.seats[0]["path"]) == tmp_path / "human"
+    assert any(d["seat"] == 0 for d in record.decisions)
+
+
+def test_with_a_time_control_the_person_is_on_the_clock(tmp_path):
+    replay = tmp_path / "match.json"
+    reader, writer = os.pipe()  # an input that never ends and never says anything
+    try:
+        done = subprocess.run([sys.executable, "-m", "arena", "play", "block", "human", RANDOM,
+                               "-t", "0.3+0", "--replay", str(replay)], stdin=reader,
+                              capture_output=True, text=True, cwd=ROOT, timeout=60)
+    finally:
+        os.close(reader)
+        os.close(writer)
+    assert done.returncode == 0, done.stderr
+    status = MatchRecord.from_json(replay.read_text()).statuses[0]
+    assert status.status == TIMEOUT and "300 ms" in status.reason
+
+
+def test_ctrl_c_stops_the_match_with_130_and_keeps_the_record(tmp_path):
+    replay = tmp_path / "match.json"
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "play", "thousand", "human", RANDOM,
+                             RANDOM, "--replay", str(replay)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write("1\n")  # one move, then an input that never ends
+        proc.stdin.flush()
+        seen = ""
+        while seen.count("your move") < 2:  # asked again: waiting on the pipe
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else ""
+            seen += line
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+    assert proc.returncode == 130, err
+    assert "match stopped: interrupted (Ctrl-C) at decision" in err
+    assert "match record written to" in out
+    record = MatchRecord.from_json(replay.read_text())
+    assert record.stopped.startswith("interrupted (Ctrl-C) at decision ")
+    assert any(d["seat"] == 0 for d in record.decisions)
+    assert record.events[-1]["type"] != "match_end"
+    assert replayed(record).events == record.events
+    played = arena("play", "block", RANDOM, RANDOM, "-o", "max_deals=1",
+                   "--replay", str(tmp_path / "played.json"))
+    assert played.returncode == 0  # a match played out says nothing of stopping
+    assert "stopped" not in (tmp_path / "played.json").read_text()
