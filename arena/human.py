@@ -109,7 +109,8 @@ def hidden_hands(event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
 
 def describe_value(value: Any) -> str:
     """A readable text of one observation value: lists of plain values joined by spaces, nested
-    lists in brackets, ``none`` for nil."""
+    lists and maps in brackets, a map's entries as ``key value`` joined by ``;``, ``none`` for
+    nil."""
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -119,7 +120,7 @@ def describe_value(value: Any) -> str:
             return "(none)"
         if all(not isinstance(v, (list, tuple, dict)) for v in value):
             return " ".join(describe_value(v) for v in value)
-        return ", ".join(f"[{describe_value(v)}]" if isinstance(v, (list, tuple))
+        return ", ".join(f"[{describe_value(v)}]" if isinstance(v, (list, tuple, dict))
                          else describe_value(v) for v in value)
     if isinstance(value, dict):
         return "; ".join(f"{k} {describe_value(v)}" for k, v in value.items())
