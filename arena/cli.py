@@ -157,9 +157,11 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     limits = Limits.parse(limits_text) if limits_text else Limits()
     bots = [BotSpec(HUMAN, Path(HUMAN), ()) if p == HUMAN else load_bot(p, limits.folder_mb)
             for p in bot_paths]
-    person = Person(sys.stdin.fileno(), sys.stdout, timed=time_control is not None,
-                    describe=game.describe_observation)  # one input: one reader for every seat
-    people = {i: person for i, p in enumerate(bot_paths) if p == HUMAN}
+    people: dict[int, Person] = {}
+    if HUMAN in bot_paths:  # one input: one reader for every seat a person plays
+        person = Person(sys.stdin.fileno(), sys.stdout, timed=time_control is not None,
+                        describe=game.describe_observation)
+        people = {i: person for i, p in enumerate(bot_paths) if p == HUMAN}
     for path, bot in zip(bot_paths, bots):
         if path != HUMAN and bot.games and game.name not in bot.games:
             raise ArenaError(f"bot {bot.name!r} ({path}) plays {', '.join(bot.games)}, not "

@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.errors import IllegalActionError
-from arena.human import describe_fields, hidden_hands
 from arena.options import build_options
 
 TERMINAL = -1
@@ -285,9 +284,45 @@ class Game(ABC):
 
     def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
         """``event`` as the seats in ``seats`` see it when it happens: what they may not know is
-        shown face down (:data:`arena.human.HIDDEN`). ``arena play`` with people at the table
+        shown face down (:data:`HIDDEN`). ``arena play`` with people at the table
         prints events so. By default a deal's other hands are hidden; a game with other hidden
         moves says so here."""
         if event["type"] == "deal" and "hands" in event:
             return hidden_hands(event, seats)
         return event
+
+
+# ----- what a person at the table sees (``arena play GAME human ...``, arena.human) ----------
+HIDDEN = "?"  # an item a seat does not see, as a person's table shows it
+
+
+def hidden_hands(event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+    """``event`` with the ``hands`` of every seat not in ``seats`` shown face down."""
+    return {**event, "hands": [list(h) if i in seats else [HIDDEN] * len(h)
+                               for i, h in enumerate(event["hands"])]}
+
+
+def describe_value(value: Any) -> str:
+    """A readable text of one observation value: lists of plain values joined by spaces, nested
+    lists and maps in brackets, a map's entries as ``key value`` joined by ``;``, ``none`` for
+    nil."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "(none)"
+        if all(not isinstance(v, (list, tuple, dict)) for v in value):
+            return " ".join(describe_value(v) for v in value)
+        return ", ".join(f"[{describe_value(v)}]" if isinstance(v, (list, tuple, dict))
+                         else describe_value(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {describe_value(v)}" for k, v in value.items())
+    return str(value)
+
+
+def describe_fields(observation: dict[str, Any]) -> list[str]:
+    """Every field of an observation on its own line, by the name the game's observation page
+    gives it (``hand: 0-3 2-5 6-6``)."""
+    return [f"{key}: {describe_value(value)}" for key, value in observation.items()]

@@ -48,7 +48,7 @@ class Person:
         :class:`OutOfTime` past ``deadline`` (a ``time.monotonic()`` value; ``None``: no clock)."""
         lines = [f"-- seat {seat}, decision {decision}: your move; you see:"]
         if self.describe is not None:
-            lines += [f"  {line}" for line in self.describe(observation)]
+            lines += [f"  {visible_line(line)}" for line in self.describe(observation)]
         self._write(lines)
         while True:
             self._write(self._menu(legal))
@@ -96,38 +96,3 @@ def _choice(answer: str, legal: list[str]) -> str | None:
     if answer.isdigit() and 1 <= int(answer) <= len(legal):
         return legal[int(answer) - 1]
     return None
-
-
-HIDDEN = "?"  # an item a seat does not see, as a person's table shows it
-
-
-def hidden_hands(event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
-    """``event`` with the ``hands`` of every seat not in ``seats`` shown face down."""
-    return {**event, "hands": [list(h) if i in seats else [HIDDEN] * len(h)
-                               for i, h in enumerate(event["hands"])]}
-
-
-def describe_value(value: Any) -> str:
-    """A readable text of one observation value: lists of plain values joined by spaces, nested
-    lists and maps in brackets, a map's entries as ``key value`` joined by ``;``, ``none`` for
-    nil."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        if not value:
-            return "(none)"
-        if all(not isinstance(v, (list, tuple, dict)) for v in value):
-            return " ".join(describe_value(v) for v in value)
-        return ", ".join(f"[{describe_value(v)}]" if isinstance(v, (list, tuple, dict))
-                         else describe_value(v) for v in value)
-    if isinstance(value, dict):
-        return "; ".join(f"{k} {describe_value(v)}" for k, v in value.items())
-    return str(value)
-
-
-def describe_fields(observation: dict[str, Any]) -> list[str]:
-    """Every field of an observation on its own line, by the name the game's observation page
-    gives it (``hand: 0-3 2-5 6-6``)."""
-    return [f"{key}: {visible_line(describe_value(value))}" for key, value in observation.items()]

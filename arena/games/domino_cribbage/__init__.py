@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import Game
-from arena.human import HIDDEN
+from arena.game import HIDDEN, Game
 from arena.games.domino_cribbage.options import DominoCribbageOptions
 from arena.games.domino_cribbage.state import DominoCribbageState, sample_state
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import Game
-from arena.human import HIDDEN, hidden_hands
+from arena.game import HIDDEN, Game, hidden_hands
 from arena.games.thousand.options import ThousandOptions
 from arena.games.thousand.state import ThousandState
 
