@@ -157,19 +157,19 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     limits = Limits.parse(limits_text) if limits_text else Limits()
     bots = [BotSpec(HUMAN, Path(HUMAN), ()) if p == HUMAN else load_bot(p, limits.folder_mb)
             for p in bot_paths]
-    people: dict[int, Person] = {}
-    if HUMAN in bot_paths:  # one input: one reader for every seat a person plays
-        person = Person(sys.stdin.fileno(), sys.stdout, timed=time_control is not None,
-                        describe=game.describe_observation)
-        people = {i: person for i, p in enumerate(bot_paths) if p == HUMAN}
     for path, bot in zip(bot_paths, bots):
         if path != HUMAN and bot.games and game.name not in bot.games:
             raise ArenaError(f"bot {bot.name!r} ({path}) plays {', '.join(bot.games)}, not "
                              f"{game.name}; its manifest says so in 'games'")
     options = game.make_options(len(bots), parse_assignments(option_items))
-    _build_first([b for i, b in enumerate(bots) if i not in people])
+    _build_first([b for p, b in zip(bot_paths, bots) if p != HUMAN])
     tc = _time_control(time_control)
     names = _seat_names(bots)
+    people: dict[int, Person] = {}
+    if HUMAN in bot_paths:  # one input: one reader for every seat a person plays
+        person = Person(sys.stdin.fileno(), sys.stdout, timed=time_control is not None,
+                        describe=game.describe_observation, names=names)
+        people = {i: person for i, p in enumerate(bot_paths) if p == HUMAN}
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
     notes: list[str] = []  # the note of the decision whose action event comes next

@@ -34,8 +34,10 @@ class Person:
     same :class:`Person`."""
 
     def __init__(self, input_fd: int, output: TextIO, *, timed: bool = False,
-                 describe: Callable[[dict[str, Any]], list[str]] | None = None) -> None:
+                 describe: Callable[[dict[str, Any]], list[str]] | None = None,
+                 names: list[str] | None = None) -> None:
         self.input_fd = input_fd
+        self.names = names  # the seats' names as the table shows them
         self.output = output
         self.timed = timed
         self.describe = describe
@@ -46,7 +48,8 @@ class Person:
             deadline: float | None) -> str:
         """The action the person chooses; :class:`Resigned` at the end of the input,
         :class:`OutOfTime` past ``deadline`` (a ``time.monotonic()`` value; ``None``: no clock)."""
-        lines = [f"-- seat {seat}, decision {decision}: your move; you see:"]
+        who = f" ({self.names[seat]})" if self.names else ""
+        lines = [f"-- seat {seat}{who}, decision {decision}: your move; you see:"]
         if self.describe is not None:
             lines += [f"  {visible_line(line)}" for line in self.describe(observation)]
         self._write(lines)

@@ -51,7 +51,7 @@ def test_a_piped_person_plays_a_whole_match_of_every_game(tmp_path, game, seats,
     assert done.returncode == 0, done.stderr
     out = done.stdout
     seat = seats.index("human")
-    assert f"-- seat {seat}, decision" in out and "your move" in out
+    assert f"-- seat {seat} (human), decision" in out and "your move" in out
     assert "'oops' is not one of the" in out  # a typo gets the list again, not a forfeit
     assert out.index("'oops' is not one of the") < out.index("  1. ", out.index("'oops'"))
     record = MatchRecord.from_json(replay.read_text())
@@ -124,6 +124,8 @@ def test_the_end_of_the_input_resigns(tmp_path):
     assert status.failure is not None and status.failure["kind"] == RESIGNED
     assert record.ranks == [1, 2]
     assert replayed(record).events == record.events
+    view = arena("view", str(replay), "--output", str(tmp_path / "match.html"))
+    assert view.returncode == 0, view.stderr
 
 
 def test_a_person_in_seat_1_of_3(tmp_path):
@@ -134,7 +136,7 @@ def test_a_person_in_seat_1_of_3(tmp_path):
     record = MatchRecord.from_json(replay.read_text())
     assert [s["name"] for s in record.seats] == ["random", "human", "random"]
     assert {d["seat"] for d in record.decisions} == {0, 1, 2}
-    assert "-- seat 1, decision" in done.stdout and "-- seat 0," not in done.stdout
+    assert "-- seat 1 (human), decision" in done.stdout and "-- seat 0 " not in done.stdout
     assert [s.status for s in record.statuses] == [OK] * 3
 
 
@@ -146,7 +148,7 @@ def test_two_people_at_one_table(tmp_path):
     record = MatchRecord.from_json(replay.read_text())
     assert [s["name"] for s in record.seats] == ["human", "random", "human"]
     assert {d["seat"] for d in record.decisions} == {0, 1, 2}
-    assert "-- seat 0, decision" in done.stdout and "-- seat 2, decision" in done.stdout
+    assert "-- seat 0 (human#0), decision" in done.stdout and "-- seat 2 (human#2), decision" in done.stdout
     assert [s.status for s in record.statuses] == [OK] * 3
     deal = next(e for e in record.events if e["type"] == "deal")
     assert f"  random: {' '.join(['?'] * len(deal['hands'][1]))}\n" in done.stdout  # face down
@@ -209,6 +211,7 @@ def test_ctrl_c_stops_the_match_with_130_and_keeps_the_record(tmp_path):
     assert any(d["seat"] == 0 for d in record.decisions)
     assert record.events[-1]["type"] != "match_end"
     assert replayed(record).events == record.events
+    assert MatchRecord.unpack(record.pack()).stopped == record.stopped  # as a store keeps it
     played = arena("play", "block", RANDOM, RANDOM, "-o", "max_deals=1",
                    "--replay", str(tmp_path / "played.json"))
     assert played.returncode == 0  # a match played out says nothing of stopping
