@@ -286,12 +286,11 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
     game = _game(top["game"], source)
     players = fmt["players"] if fmt["players"] is not None else game.default_players
     if sprt and players != 2:
-        where = "'format.players'" if fmt["players"] is not None else "'game'"
-        raise ConfigError(f"{source}: {where}: type = 'sprt' is for 2-player games; this config "
-                          f"seats {players} players ({game.name})")
-    if players not in game.player_counts:
-        raise ConfigError(f"{source}: 'format.players' is {players}; {game.name} is played by "
-                          f"{game.players_text()} players")
+        given = "is" if fmt["players"] is not None else f"defaults to {game.name}'s"
+        can = (" (set it to 2: " + game.name + " is played by " + game.players_text() + ")"
+               if 2 in game.player_counts else f" ({game.name} is not played by 2)")
+        raise ConfigError(f"{source}: 'format.players' {given} {players}; type = 'sprt' tests two "
+                          f"players{can}")
     try:
         check_typed_values(game.Options, top["options"])
         game.make_options(players, top["options"])
