@@ -213,11 +213,12 @@ def pair_counts(matches: Iterable[Any], set_size: int) -> dict[tuple[int, int], 
     ``set_size`` is how many matches of a set seat any two entrants of its table: the players per
     table with duplicate deals, else 1."""
     points_in: dict[tuple[int, int], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for m in matches:
+    for n, m in enumerate(matches):
+        key = m.seed if set_size > 1 else n  # without duplicate deals, each match is its own set
         for sa, a in enumerate(m.seats):
             for sb, b in enumerate(m.seats):
                 if sa != sb and a != b:
-                    points_in[(a, b)][m.seed].append(points(m.ranks, sa, sb))
+                    points_in[(a, b)][key].append(points(m.ranks, sa, sb))
     out = {}
     for (a, b), sets in points_in.items():
         counts = [0] * (2 * set_size + 1)
