@@ -291,6 +291,9 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
                if 2 in game.player_counts else f" ({game.name} is not played by 2)")
         raise ConfigError(f"{source}: 'format.players' {given} {players}; type = 'sprt' tests two "
                           f"players{can}")
+    if players not in game.player_counts:
+        raise ConfigError(f"{source}: 'format.players' is {players}; {game.name} is played by "
+                          f"{game.players_text()} players")
     try:
         check_typed_values(game.Options, top["options"])
         game.make_options(players, top["options"])
