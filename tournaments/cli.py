@@ -152,6 +152,8 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     if result.outcome != "complete":
         click.echo(f"stopped: {result.done} of {result.total} matches played; "
                    "run the same command to resume", err=True)
+        if result.sprt is not None:
+            click.echo(result.sprt.line())
         sys.exit(130)
     click.echo(f"played {result.played} matches ({result.done} of {most}{result.total} done, "
                f"{result.failures} failed seats)")
