@@ -33,7 +33,8 @@ from arena.errors import BotError
 from arena.sandbox.limits import Limits
 
 BUILD_SECONDS = 120           # wall-clock time a build may take
-BUILD_LIMITS = Limits(memory_mb=4096, cpu_seconds=BUILD_SECONDS, processes=128,
+BUILD_LIMITS = Limits(memory_mb=4096, cpu_seconds=BUILD_SECONDS, cpu_ceiling_seconds=BUILD_SECONDS,
+                      processes=128,
                       file_size_mb=256, scratch_mb=256)  # RLIMIT_AS: rustc maps a lot it never uses
 SIZE_CHECK_SECONDS = 0.25     # how often the folder is measured during a build
 OUTPUT_TAIL = 4096            # bytes of the build's output kept for the report
@@ -165,13 +166,13 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
     if files.traversable_by_others(cache):
         work = Path(tempfile.mkdtemp(prefix=f"work-{entry.name[:16]}-", dir=cache))
     else:
-        work = Path(tempfile.mkdtemp(prefix=files._prefix("stage"), dir=files.temp_base()))
+        work = Path(tempfile.mkdtemp(prefix=files.temp_prefix("stage"), dir=files.temp_base()))
     os.chmod(work, 0o711)
     folder = work / DONE
     command = shlex.join(bot.build)
     try:
         try:  # read as every bot folder is read: no link followed, no FIFO opened, within its limit
-            files._copy_tree(source, folder, 0o755, 0o644, max_bytes=bot.folder_bytes)
+            files.copy_tree(source, folder, 0o755, 0o644, max_bytes=bot.folder_bytes)
         except BotError as exc:
             raise BuildFailed(f"its folder could not be copied for the build: {exc}") from None
         started = time.monotonic()

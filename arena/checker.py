@@ -1,9 +1,11 @@
 """``arena check``: what a student runs before submitting a bot.
 
-The bot plays a whole match against the random bot in every seat of every player count the game
-allows (or of the one count a tournament config sets), under the options, time control and
-limits it will meet, and every problem is reported with the seat, the player count and the
-options where it happened.
+The bot plays a match against the random bot in every seat of every player count the game allows
+(or of the one count a tournament config sets), under the options, time control and limits it
+will meet, and every problem is reported with the seat, the player count and the options where it
+happened. By default each match is capped at a few deals (rounds in Dice 1000: ``QUICK_LENGTH``
+of the game's ``length_unit``), so that a bot that uses its clock is checked in about a minute;
+``full`` plays every match to its end.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from arena.text import visible, visible_line
 
 RANDOM_BOT = "random"
 FIRST_SEED = 1000
+QUICK_LENGTH = 2  # deals (or rounds) a match of the quick check lasts at most
+DEFAULT_TIME_CONTROL = TimeControl()  # the clock of a check without --time-control or --config
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,13 @@ class CheckPlan:
     time_control: TimeControl
     limits: Limits
     matches_per_seat: int = 1
+    full: bool = False  # whole matches; else each is capped at QUICK_LENGTH deals (or rounds)
+
+    def match_options(self, num_players: int) -> Any:
+        """The options of every match with this many players: capped, unless the check is full."""
+        if self.full:
+            return self.game.make_options(num_players, self.option_values)
+        return self.game.capped_options(num_players, self.option_values, QUICK_LENGTH)
 
     def options_text(self) -> str:
         """The options a person set, as ``key=value`` text (the rest are the game's defaults)."""
@@ -53,7 +64,7 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
     problems: list[str] = []
     seed = FIRST_SEED
     for n in plan.player_counts:
-        options = game.make_options(n, plan.option_values)
+        options = plan.match_options(n)
         for seat in range(n):
             for _ in range(plan.matches_per_seat):
                 seed += 1
@@ -65,8 +76,10 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
                 own = sum(1 for d in record.decisions if d["seat"] == seat)
                 label = (f"{n} players, seat {seat}, {plan.options_text()}, seed {seed}")
                 if st.status == OK:
+                    capped = [f" when capped after {e[game.length_unit]} {game.length_unit}"
+                              for e in record.events if e["type"] == "capped"]
                     echo(f"{label}: ok, {own} decisions of its own, rank {record.ranks[seat]} "
-                         f"of {n}, {st.time_ms:.0f} ms thinking")
+                         f"of {n}{''.join(capped)}, {st.time_ms:.0f} ms thinking")
                     continue
                 echo(f"{label}: {st.status} after {own} decisions of its own")
                 problem = f"{label}: {st.status.replace('_', ' ')}: {visible_line(st.reason)}"
@@ -101,8 +114,14 @@ def describe_plan(plan: CheckPlan) -> str:
     """One line saying what will be checked."""
     counts = ", ".join(map(str, plan.player_counts))
     seats = sum(plan.player_counts) * plan.matches_per_seat
-    return (f"checking against the random bot: {plan.game.name}, {counts} players, every seat "
-            f"({seats} matches); {plan.options_text()}; time control "
+    game = plan.game
+    if plan.full:
+        length = "whole matches"
+    else:
+        length = (f"each match capped at {QUICK_LENGTH} {game.length_unit} ({game.length_option}"
+                  f"={QUICK_LENGTH}; --full plays whole matches)")
+    return (f"checking against the random bot: {game.name}, {counts} players, every seat "
+            f"({seats} matches); {plan.options_text()}; {length}; time control "
             f"{plan.time_control.move_ms} ms a move + {plan.time_control.bank_ms} ms bank")
 
 

@@ -194,61 +194,6 @@ def _print_result(record, names: list[str]) -> None:
             click.echo("    its stderr ended with:\n" + "\n".join(f"      {line}" for line in tail))
 
 
-@cli.command()
-@click.argument("bot_path", metavar="BOT")
-@click.option("--game", "game_name", metavar="GAME", help="Check the bot in this game (or in the game of --config).")
-@click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
-              help="Set a rule option (repeatable), as for `arena play`.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Check under exactly the game, options, player count, time control and limits "
-                   "of this tournament TOML file.")
-@click.option("--matches-per-seat", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Play this many whole matches against the random bot in each seat of each "
-                   "player count.")
-@click.option("--time-control", "-t", metavar="MOVE+BANK",
-              help="Set the time control, as for `arena play`.")
-@click.option("--limits", "limits_text", metavar="KEY=VALUE,...",
-              help="Set sandbox limits, as for `arena play`.")
-def check(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
-          config_path: str | None, matches_per_seat: int, time_control: str | None,
-          limits_text: str | None) -> None:
-    """Check a bot before submitting it: whole matches against the random bot in every seat."""
-    from arena.checker import CheckPlan, check_bot, describe_plan
-    from tournaments.config import load_config
-
-    values = parse_assignments(option_items)
-    if config_path is not None:
-        config = load_config(config_path)
-        if game_name is not None and game_name != config.game:
-            raise ArenaError(f"--game {game_name} but {config_path} is a {config.game} tournament")
-        game = get_game(config.game)
-        plan = CheckPlan(game, {**config.options, **values}, [config.format.players],
-                         config.time_control,
-                         Limits.from_mapping(config.limits) if config.limits else Limits(),
-                         matches_per_seat)
-    elif game_name is None:
-        raise ArenaError("say which game the bot plays: --game GAME (or --config TOURNAMENT.toml)")
-    else:
-        game = get_game(game_name)
-        plan = CheckPlan(game, values, sorted(game.player_counts), _time_control(time_control),
-                         Limits.parse(limits_text) if limits_text else Limits(), matches_per_seat)
-    if config_path is not None and (time_control or limits_text):
-        plan = dataclasses.replace(
-            plan, time_control=_time_control(time_control) if time_control else plan.time_control,
-            limits=Limits.parse(limits_text, plan.limits) if limits_text else plan.limits)
-    for n in plan.player_counts:
-        game.make_options(n, plan.option_values)  # a bad option is one line, before any match
-    bot = load_bot(bot_path, plan.limits.folder_mb)
-    click.echo(describe_plan(plan))
-    problems = check_bot(bot, plan, echo=click.echo)
-    if problems:
-        click.echo(f"\n{visible_line(bot.name)}: {len(problems)} problem(s) found:")
-        for p in problems:
-            click.echo(f"  - {visible(p)}")
-        sys.exit(1)
-    click.echo(f"\n{visible_line(bot.name)}: all checks passed; it is ready to submit.")
-
-
 _LANGUAGE_NAMES = {"python": "python", "py": "python", "python3": "python", "c": "c",
                    "javascript": "javascript", "js": "javascript", "node": "javascript",
                    "nodejs": "javascript", "rust": "rust", "rs": "rust"}

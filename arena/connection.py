@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import subprocess
 import time
 from typing import Any
 
@@ -229,7 +230,7 @@ class Connection:
         """Why a pipe closed: the bot's exit code if it ends within a moment, else ``otherwise``."""
         try:
             return describe_exit(self.proc.wait(timeout=0.5))
-        except Exception:
+        except subprocess.TimeoutExpired:
             return otherwise
 
     def flush(self, deadline: float) -> None:

@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import hashlib
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.errors import IllegalActionError
@@ -171,6 +173,9 @@ class State(ABC):
         return set()
 
 
+AnyState = State  # in a Game, the name State is the attribute that names its state class
+
+
 class Game(ABC):
     """A rule set: what kind of game it is, its options, and a factory of matches."""
 
@@ -183,10 +188,28 @@ class Game(ABC):
     chance: ClassVar[bool]               # are there shuffles or dice?
     can_draw: ClassVar[bool]             # can two seats share first place?
     length_unit: ClassVar[str] = "deals"  # what length_cap counts
+    length_option: ClassVar[str] = "max_deals"  # the option that sets length_cap
     demo_players: ClassVar[int | None] = None  # the table `arena demo` plays; None: default_players
+    # the clock `arena demo` plays, in ms a move and ms of bank: every bundled bot of the game
+    # must fit it with room to spare (tests/bots/test_clocks.py)
+    demo_time_control: ClassVar[tuple[int, int]] = (150, 1000)
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
+    example_field: ClassVar[str]         # an observation field the starter kits name (``"hand"``)
     Options: ClassVar[type]             # the options dataclass (arena.options)
-    State: ClassVar[type[State]]        # a match: State(options, seed)
+    State: ClassVar[type[AnyState]]     # a match: State(options, seed)
+
+    @property
+    def folder(self) -> Path:
+        """The game's folder: the package its class is defined in (``arena/games/<game>/``). Beside
+        the engine it holds :attr:`observation_page` and the replay drawer (``drawer.js``,
+        ``drawer.css``), so everything that knows the game is found from the game."""
+        return Path(sys.modules[type(self).__module__].__file__).resolve().parent
+
+    @property
+    def observation_page(self) -> Path:
+        """``observation.md`` in :attr:`folder`: the observation fields and the action notation
+        (protocol/SPEC.md §11 links it; the starter kits' READMEs include it)."""
+        return self.folder / "observation.md"
 
     @property
     def min_players(self) -> int:
@@ -213,7 +236,7 @@ class Game(ABC):
         """
         return build_options(self.Options, values or {}, fixed={"num_players": num_players})
 
-    def new_match(self, options: Any, seed: int) -> State:
+    def new_match(self, options: Any, seed: int) -> AnyState:
         """A new match; every chance outcome is drawn from ``Chance(seed)``'s named streams."""
         return self.State(options, seed)
 
@@ -221,8 +244,17 @@ class Game(ABC):
     def length_cap(self, options: Any) -> int:
         """The most ``length_unit`` (whole deals, or turns) a match of these options may last."""
 
+    def capped_options(self, num_players: int, values: dict[str, Any], most: int) -> Any:
+        """The options of ``values``, with the match capped at ``most`` ``length_unit`` if it
+        could last longer (``length_option`` set to ``most``): a match cut short, ranked by the
+        game's rule for a capped match."""
+        options = self.make_options(num_players, values)
+        if self.length_cap(options) <= most:
+            return options
+        return self.make_options(num_players, {**values, self.length_option: most})
+
     @abstractmethod
-    def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> State:
+    def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> AnyState:
         """A full state consistent with everything the observing seat knows.
 
         Hidden hands are sampled to fit every public fact (voids shown by not following suit,

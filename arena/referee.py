@@ -6,6 +6,7 @@ cleanly: every bot's process group is killed before ``play_match`` returns.
 """
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -18,7 +19,7 @@ from arena.errors import ArenaError
 from arena.game import Game, Result, bot_seed
 from arena.games import get_game
 from arena.options import options_to_dict
-from arena.build import BuildFailed
+from arena.build import BuildFailed, ensure_built
 from arena.record import (
     BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
 )
@@ -81,6 +82,9 @@ class _Seat:
         self.status = SeatStatus()
         self.bank_ms = float(bank_ms)
         self.started = 0.0  # when its process was handed over (monotonic): its startup_ms run from here
+        self.cpu_earned = 0.0   # CPU seconds its answered decisions added to its limits.cpu_seconds
+        self.answered = 0
+        self.cpu_check_at = 0.0  # (monotonic) before this, its CPU cannot have reached its budget
 
     def fail(self, status: str, reason: str, failure: dict[str, Any] | None = None) -> None:
         if self.status.status == OK:
@@ -104,7 +108,9 @@ def play_match(
 
     ``launch`` starts one bot (default ``sandbox.start``); a tournament worker passes one that
     hands out bot processes it started ahead of time (they have never played: a bot still starts
-    fresh for every match).
+    fresh for every match). A bot with a build step is built first (``arena.build``, cached by
+    its folder's content hash) and launched from its build; a failed build is the seat's
+    ``build_failed``.
     """
     game = get_game(game) if isinstance(game, str) else game
     if len(bots) not in game.player_counts:
@@ -137,7 +143,7 @@ def play_match(
         _handshake(seats, game.name, record.options, time_control, record.seed)
         emit()
         playing = all(s.status.status == OK for s in seats)  # everyone started and said ready
-        while playing and not state.is_terminal():
+        while playing and not state.is_terminal() and _within_cpu(seats, len(record.decisions)):
             seat_no = state.current_player()
             seat = seats[seat_no]
             legal = state.legal_actions()
@@ -147,6 +153,8 @@ def play_match(
                 break
             record.decisions.append({"seat": seat_no, "legal": legal, "action": action,
                                      "ms": round(used_ms, 1)})
+            seat.cpu_earned += max(used_ms, time_control.move_ms) / 1000  # move time + bank drawn
+            seat.answered += 1
             state.apply(action)
             emit()
     finally:
@@ -160,8 +168,8 @@ def play_match(
 def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
            launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess]) -> None:
     for seat in seats:
-        try:
-            seat.process = launch(seat.bot, limits)
+        try:  # a bot with a build step plays from its build (made now, or found in the cache)
+            seat.process = launch(ensure_built(seat.bot), limits)
         except BuildFailed as exc:
             seat.fail(BUILD_FAILED, exc.reason)
             seat.status.stderr_tail = exc.output
@@ -172,6 +180,31 @@ def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
         record.sandbox = seat.process.level
         seat.conn = Connection(seat.process.proc)
         seat.started = time.monotonic()
+        process = seat.process  # a bot started ahead of its match has been using CPU since then
+        seat.cpu_check_at = process.started + process.limits.cpu_seconds / process.cores()
+
+
+def _within_cpu(seats: list[_Seat], decision: int) -> bool:
+    """Whether every bot is within its CPU budget (docs/sandbox.md, "CPU time"): its
+    ``cpu_seconds`` plus, for each decision it answered, its move time or the time it took if more
+    (the bank it drew). A bot over it fails, and ``False`` ends the match. A bot's CPU time grows
+    at most as fast as the cores it may use, so it is read only when it could have reached the
+    budget: most decisions cost a clock reading."""
+    now = time.monotonic()
+    for seat in seats:
+        if now < seat.cpu_check_at or seat.process is None or seat.status.status != OK:
+            continue
+        process = seat.process
+        used = process.cpu_used()
+        budget = process.limits.cpu_seconds + seat.cpu_earned
+        if used > budget:
+            seat.fail(CRASH, f"CPU time limit reached by decision {decision}: its processes used "
+                             f"{used:.1f} s of CPU, more than the {budget:.1f} s it had by then "
+                             f"(cpu_seconds={process.limits.cpu_seconds} plus {seat.cpu_earned:.1f} s "
+                             f"of move time and bank for its {seat.answered} decisions)")
+            return False
+        seat.cpu_check_at = now + (budget - used) / process.cores()
+    return True
 
 
 def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeControl,
@@ -295,7 +328,7 @@ def _finish(seats: list[_Seat], state: Any, record: MatchRecord) -> None:
         if seat.status.status == OK:
             try:
                 seat.process.proc.wait(timeout=GOODBYE_GRACE)
-            except Exception:
+            except subprocess.TimeoutExpired:
                 pass
         if seat.conn is not None:
             seat.status.stderr_tail = seat.conn.stderr_tail()

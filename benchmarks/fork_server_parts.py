@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena import sandbox  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
+from arena.build import ensure_built  # noqa: E402
 from arena.sandbox import zygote  # noqa: E402
 from benchmarks.cpu_meter import CpuMeter  # noqa: E402
 from benchmarks.sandbox_startup import one_run  # noqa: E402
@@ -64,7 +65,7 @@ def compare(servers: list[Path], bot_folder: Path, work: Path, meter: CpuMeter,
         folder = work / f"bot-{i}"
         shutil.rmtree(folder, ignore_errors=True)
         shutil.copytree(bot_folder, folder)
-        bot = load_bot(folder)
+        bot = ensure_built(load_bot(folder))  # started from its build, if it has one
         zygote.SERVER = server
         start = (lambda bot=bot: sandbox.start(bot, sandbox.Limits()))
         for _ in range(3):  # warm up: the server starts now, from this source; its first child

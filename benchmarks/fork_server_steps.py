@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena import sandbox  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
+from arena.build import ensure_built  # noqa: E402
 from arena.connection import Connection  # noqa: E402
 from arena.sandbox import zygote  # noqa: E402
 from benchmarks.sandbox_startup import HELLO  # noqa: E402
@@ -101,7 +102,7 @@ def main() -> None:
     if not zygote.available():
         raise SystemExit("fork_server_steps: this machine cannot run the fork server")
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    bot = load_bot(args.bot)
+    bot = ensure_built(load_bot(args.bot))  # started from its build, if it has one
     real = zygote.SERVER
     with tempfile.TemporaryDirectory() as tmp:
         zygote.SERVER = noted_server(Path(tmp))

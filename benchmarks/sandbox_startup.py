@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena import sandbox  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
+from arena.build import ensure_built  # noqa: E402
 from arena.connection import Connection  # noqa: E402
 from arena.referee import GOODBYE_GRACE  # noqa: E402
 from arena.sandbox import command, files, launch, zygote  # noqa: E402
@@ -105,7 +106,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--bot", default=str(Path(__file__).resolve().parent.parent / "bots" / "random"))
     args = parser.parse_args()
-    bot = load_bot(args.bot)
+    bot = ensure_built(load_bot(args.bot))  # started from its build, if it has one
     found = sandbox.support()
     levels = [sandbox.BWRAP] if found.best == sandbox.BWRAP else []
     levels.append(sandbox.RLIMITS if os.geteuid() == 0 else sandbox.PROCESS_GROUP)

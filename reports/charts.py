@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from reports.colours import CHART_COLOURED
 from reports.data import RatingPoint
-from reports.model import _nice_step
+from reports.model import nice_step
 
 WIDTH, HEIGHT = 960, 400
 LEFT, RIGHT, TOP, BOTTOM = 52, 30, 14, 40
@@ -57,7 +57,7 @@ def rating_history_svg(series: list[Series], x_max: int, initial_mu: float, init
             for i, s in enumerate(series)]
     lows = [p.mu - p.sigma for _, pts, _ in data for p in pts] or [0.0]
     highs = [p.mu + p.sigma for _, pts, _ in data for p in pts] or [50.0]
-    step = _nice_step(max(highs) - min(lows), 6)
+    step = nice_step(max(highs) - min(lows), 6)
     y_lo = math.floor(min(lows) / step) * step
     y_hi = math.ceil(max(highs) / step) * step
     if y_hi <= y_lo:
@@ -82,7 +82,7 @@ def rating_history_svg(series: list[Series], x_max: int, initial_mu: float, init
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{_f(Y(y))}" y2="{_f(Y(y))}"/>')
         out.append(f'<text class="chart-label" x="{LEFT - 6}" y="{_f(Y(y) + 4)}" text-anchor="end">{y:g}</text>')
         y += step
-    xstep = max(1, int(_nice_step(x_max, 8)))
+    xstep = max(1, int(nice_step(x_max, 8)))
     x = 0
     while x <= x_max:
         out.append(f'<line class="chart-tick" x1="{_f(X(x))}" x2="{_f(X(x))}" y1="{TOP + ph}" y2="{TOP + ph + 5}"/>')

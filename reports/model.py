@@ -204,7 +204,7 @@ class SiteModel:
         try:
             from arena.games import GAMES
             return GAMES[self.data.game].title
-        except Exception:  # a store from a game this install does not know
+        except KeyError:  # a store from a game this install does not know
             return self.data.game
 
     @cached_property
@@ -215,7 +215,7 @@ class SiteModel:
             return 0.0, 50.0
         lo = min(s.mu - 3 * s.sigma for s in st)
         hi = max(s.mu + 3 * s.sigma for s in st)
-        step = _nice_step(hi - lo, 6)
+        step = nice_step(hi - lo, 6)
         return math.floor(lo / step) * step, math.ceil(hi / step) * step
 
     def _pct(self, x: float) -> str:
@@ -233,7 +233,7 @@ class SiteModel:
 
     def scale_ticks(self) -> list[Tick]:
         lo, hi = self._scale
-        step = _nice_step(hi - lo, 6)
+        step = nice_step(hi - lo, 6)
         ticks = []
         x = lo
         while x <= hi + 1e-9:
@@ -471,7 +471,7 @@ def _halves(i: int) -> str:
     return ("½" if not whole else f"{whole}½") if half else str(whole)
 
 
-def _nice_step(span: float, count: int) -> float:
+def nice_step(span: float, count: int) -> float:
     """A round tick step (1, 2, 5 × 10^k) giving about ``count`` ticks over ``span``."""
     if span <= 0:
         return 1.0

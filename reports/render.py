@@ -11,7 +11,14 @@ Layout of the site folder (``OUTPUT/site/`` by default; all links relative, so i
     site.js                         what the replay page needs to know about the site (bots, ids)
     bots/<id>-<name>.html           one bot: by opponent, failures, its first 500 matches
     bots/<id>-<name>-matches-N.html the rest of its matches
-    static/                         report.css, replay.js, match.js, draw.js, games/<game>.js
+    static/                         the report's own report.css, replay.js, match.js, index.js;
+                                    pieces.js, pieces.css (arena/games/pieces/: tiles, cards, dice);
+                                    games/<game>.js, .css (the game's drawer.js, drawer.css)
+
+The report knows no game: the shared drawings of pieces and each game's replay drawer live with the
+games (``arena/games/pieces/``, ``arena/games/<game>/drawer.js`` and ``drawer.css``, found from the
+game: :attr:`arena.game.Game.folder`) and are copied into ``static/``, so that the site needs
+nothing outside its folder.
 
 A record script is ``Arena.loadRecord(<id>, "<bytes>", "<encoding>")``: the packed record as
 stored (``arena.record``: zlib of the compact JSON), either as its bytes in a string literal read
@@ -121,7 +128,7 @@ class SiteWriter:
         return self._write(path, html.encode("utf-8"))
 
     def write(self) -> Path:
-        for folder in ("matches", "bots", "records", "static/games"):
+        for folder in ("matches", "bots", "records", "static"):
             (self.out / folder).mkdir(parents=True, exist_ok=True)
         self.copy_static()
         self.remove_old_match_pages()
@@ -147,8 +154,10 @@ class SiteWriter:
         return self.write_index()
 
     def copy_static(self) -> None:
-        src = resources.files("reports") / "static"
-        self._copy_tree(src, self.out / "static")
+        """The report's own scripts and styles, the pieces, and the drawer of the site's game."""
+        self._copy_tree(resources.files("reports") / "static", self.out / "static")
+        for name, source in game_assets(self.data.game).items():
+            self._copy(source, self.out / "static" / name)
 
     def _copy_tree(self, src: Any, dst: Path) -> None:
         dst.mkdir(parents=True, exist_ok=True)
@@ -157,16 +166,20 @@ class SiteWriter:
                 if not item.name.startswith(("_", ".")):
                     self._copy_tree(item, dst / item.name)
             elif item.name.endswith(STATIC_SUFFIXES):
-                data = item.read_bytes()
-                target = dst / item.name
-                if not target.exists() or target.read_bytes() != data:
-                    target.write_bytes(data)
+                self._copy(item, dst / item.name)
+
+    @staticmethod
+    def _copy(item: Any, target: Path) -> None:
+        data = item.read_bytes()
+        if not target.exists() or target.read_bytes() != data:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
 
     def drawer_for(self, game: str) -> str | None:
-        """The game's replay drawer, ``static/games/<game>.js`` with its styles in the ``.css``
-        beside it; ``None`` for a game without one (the viewer then lists the events)."""
-        asset = resources.files("reports") / "static" / "games" / f"{game}.js"
-        return f"games/{game}" if asset.is_file() else None
+        """The game's replay drawer as the site holds it, ``static/games/<game>.js`` with its
+        styles in the ``.css`` beside it; ``None`` for a game without one (the viewer then lists
+        the events)."""
+        return f"games/{game}" if f"games/{game}.js" in game_assets(game) else None
 
     def write_index(self) -> Path:
         """The index, and the whole head-to-head matrix beside it."""
@@ -250,6 +263,27 @@ class SiteWriter:
             target = folder / f"{mid}.js"
             target.write_bytes(record_script(mid, blob, self.records))
             self.written.append(f"records/{mid}.js")
+
+
+def game_assets(game: str) -> dict[str, Path]:
+    """What the site's ``static/`` gets from the games for ``game``: the shared pieces
+    (``pieces.js``, ``pieces.css``) and the game's replay drawer from its folder
+    (``drawer.js`` as ``games/<game>.js``, ``drawer.css`` as ``games/<game>.css``), by path in
+    ``static/``. A game that is not registered (a store of a game this arena does not know) or
+    has no drawer gets the pieces only."""
+    from arena.errors import UnknownGameError
+    from arena.games import PIECES, get_game
+
+    assets = {name: PIECES / name for name in ("pieces.js", "pieces.css")}
+    try:
+        folder = get_game(game).folder
+    except UnknownGameError:
+        return assets
+    for suffix in STATIC_SUFFIXES:
+        drawer = folder / f"drawer{suffix}"
+        if drawer.is_file():
+            assets[f"games/{game}{suffix}"] = drawer
+    return assets
 
 
 def write_site(data: TournamentData, out: Path, *, live: bool = False, records: str = "bytes") -> Path:

@@ -91,6 +91,8 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
 
 def _full_options(cfg: dict[str, Any]) -> dict[str, Any]:
     """Every rule option with its value, defaults filled in by the game."""
+    from arena.errors import ArenaError
+
     options = dict(cfg.get("options", {}))
     try:
         from arena.games import get_game
@@ -98,7 +100,7 @@ def _full_options(cfg: dict[str, Any]) -> dict[str, Any]:
 
         players = cfg.get("format", {}).get("players", 2)
         return options_to_dict(get_game(cfg["game"]).make_options(players, options))
-    except Exception:  # a game this install does not know: show what the config says
+    except ArenaError:  # a game (or an option) this install does not know: what the config says
         return options
 
 

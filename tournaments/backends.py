@@ -152,7 +152,7 @@ class SerialBackend:
                 return
             try:
                 result = play_job(job)
-            except Exception:
+            except Exception:  # noqa: BLE001 - any exception here is a bug in arena: say where
                 raise MatchError(job.match_id, traceback.format_exc()) from None
             yield result
 
@@ -196,7 +196,7 @@ def _worker_main(conn: Connection, cores_per_match: int = 0,
             job, next_job = message
             try:
                 reply: tuple[str, int, Any] = ("ok", job.match_id, play_job(job, warm, next_job))
-            except Exception:
+            except Exception:  # noqa: BLE001 - the worker process lives on; the parent reports it
                 reply = ("error", job.match_id, traceback.format_exc())
             try:
                 conn.send(reply)

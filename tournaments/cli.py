@@ -1,10 +1,13 @@
-"""Click commands of tournaments: ``tournament run|replay``, ``ratings`` and ``demo``.
+"""Click commands of tournaments: ``tournament run|replay``, ``ratings``, ``demo`` and ``check``
+(which can read a tournament file, so it lives here).
 
-``COMMANDS`` lists them for the main ``arena`` group. They stay thin: parse, call, print.
+``COMMANDS`` lists them; the main ``arena`` group finds them through the ``arena.commands`` entry
+point (pyproject.toml). They stay thin: parse, call, print.
 User errors are :class:`arena.errors.ArenaError`, which the main CLI prints as one line.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -12,22 +15,25 @@ from typing import Any
 
 import click
 
-from arena.bots import bundled_bots
+from arena.bots import bundled_bots, load_bot
+from arena.checker import DEFAULT_TIME_CONTROL, CheckPlan, check_bot, describe_plan
 from arena.clihelp import SentenceGroup
 from arena.errors import ArenaError
-from arena.games import GAMES, get_game
+from arena.games import DEFAULT_GAME, GAMES, get_game
 from arena.outputs import check_output_file, check_output_folder
-from arena.text import visible_line
+from arena.options import parse_assignments
+from arena.referee import TimeControl
+from arena.sandbox import Limits
+from arena.text import visible, visible_line
 from tournaments.config import ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
-from tournaments.run import RunResult, ResultsListener, prepare, replay_match, run_tournament
+from tournaments.replay import replay_match
+from tournaments.run import RunResult, ResultsListener, prepare, run_tournament
 from tournaments.sprt import store_summary
 from tournaments.store import Store, store_path
 
 DEMO_OUTPUT = "arena-demo"
-DEMO_GAME = "block"
 DEMO_ROUNDS = 4
-DEMO_MOVE_MS = 100
 
 
 @click.group("tournament", cls=SentenceGroup)
@@ -87,7 +93,7 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
 
 
 @click.command("demo")
-@click.option("--game", "game_name", default=DEMO_GAME, show_default=True,
+@click.option("--game", "game_name", default=DEFAULT_GAME, show_default=True,
               type=click.Choice(sorted(GAMES)), help="Play this game.")
 @click.option("--output", "output", type=click.Path(file_okay=False, path_type=Path),
               default=None, help=f"Store the results in this folder (default: {DEMO_OUTPUT}, "
@@ -97,17 +103,18 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
 def demo_command(game_name: str, output: Path | None, workers: int | None) -> None:
     """Play a small round-robin of the bundled bots of a game and say where the results are."""
     if output is None:
-        output = Path(DEMO_OUTPUT if game_name == DEMO_GAME else f"{DEMO_OUTPUT}-{game_name}")
+        output = Path(DEMO_OUTPUT if game_name == DEFAULT_GAME else f"{DEMO_OUTPUT}-{game_name}")
     _run(demo_config(game_name), workers, output, quiet=False)
     click.echo(f"see the leaderboard again with: arena ratings {output}")
 
 
-def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
+def demo_config(game_name: str = DEFAULT_GAME) -> TournamentConfig:
     """The demo's embedded config: every bundled bot that plays the game, at the game's default
     player count, duplicate deals, a fixed seed (the demo's deals are no secret)."""
     game = get_game(game_name)
     bots = bundled_bots(game.name)
     players = game.demo_players or game.default_players
+    move_ms, bank_ms = game.demo_time_control
     entrants: list[Any] = [str(b.path) for b in bots]
     for i in range(len(bots), max(2, players)):  # too few bots: copies of the first fill the table
         entrants.append({"path": str(bots[0].path), "name": f"{bots[0].name}-{i + 1}"})
@@ -116,10 +123,68 @@ def demo_config(game_name: str = DEMO_GAME) -> TournamentConfig:
     data = {"name": f"Demo: the bundled bots play {game.title}", "game": game.name, "seed": 1,
             "format": {"type": ROUND_ROBIN, "players": players, "rounds": DEMO_ROUNDS,
                        "duplicate": True},
-            # a quick clock: the search bot thinks about a third of it a move
-            "time_control": {"move_ms": DEMO_MOVE_MS, "bank_ms": 10 * DEMO_MOVE_MS}}
+            # the game's quick clock: the search bot thinks about a third of a move's time
+            "time_control": {"move_ms": move_ms, "bank_ms": bank_ms}}
     return parse_config({**data, "entrants": entrants}, base_dir=Path.cwd(),
                         source="the demo's embedded config", stem=DEMO_OUTPUT)
+
+
+@click.command("check")
+@click.argument("bot_path", metavar="BOT")
+@click.option("--game", "game_name", metavar="GAME", help="Check the bot in this game (or in the game of --config).")
+@click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
+              help="Set a rule option (repeatable), as for `arena play`.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="Check under exactly the game, options, player count, time control and limits "
+                   "of this tournament TOML file.")
+@click.option("--matches-per-seat", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Play this many matches against the random bot in each seat of each "
+                   "player count.")
+@click.option("--full", is_flag=True,
+              help="Play every match to its end (by default each is capped at a few deals, or "
+                   "rounds, as the check's first line says).")
+@click.option("--time-control", "-t", metavar="MOVE+BANK",
+              help="Set the time control, as for `arena play`.")
+@click.option("--limits", "limits_text", metavar="KEY=VALUE,...",
+              help="Set sandbox limits, as for `arena play`.")
+def check_command(bot_path: str, game_name: str | None, option_items: tuple[str, ...],
+                  config_path: str | None, matches_per_seat: int, full: bool,
+                  time_control: str | None, limits_text: str | None) -> None:
+    """Check a bot before submitting it: matches against the random bot in every seat of every
+    player count, each capped at a few deals (--full: whole matches)."""
+    values = parse_assignments(option_items)
+    if config_path is not None:
+        config = load_config(config_path)
+        if game_name is not None and game_name != config.game:
+            raise ArenaError(f"--game {game_name} but {config_path} is a {config.game} tournament")
+        game = get_game(config.game)
+        plan = CheckPlan(game, {**config.options, **values}, [config.format.players],
+                         config.time_control,
+                         Limits.from_mapping(config.limits) if config.limits else Limits(),
+                         matches_per_seat, full)
+    elif game_name is None:
+        raise ArenaError("say which game the bot plays: --game GAME (or --config TOURNAMENT.toml)")
+    else:
+        game = get_game(game_name)
+        plan = CheckPlan(game, values, sorted(game.player_counts),
+                         TimeControl.parse(time_control) if time_control else DEFAULT_TIME_CONTROL,
+                         Limits.parse(limits_text) if limits_text else Limits(), matches_per_seat,
+                         full)
+    if config_path is not None and (time_control or limits_text):
+        plan = dataclasses.replace(
+            plan, time_control=TimeControl.parse(time_control) if time_control else plan.time_control,
+            limits=Limits.parse(limits_text, plan.limits) if limits_text else plan.limits)
+    for n in plan.player_counts:
+        plan.match_options(n)  # a bad option is one line, before any match
+    bot = load_bot(bot_path, plan.limits.folder_mb)
+    click.echo(describe_plan(plan))
+    problems = check_bot(bot, plan, echo=click.echo)
+    if problems:
+        click.echo(f"\n{visible_line(bot.name)}: {len(problems)} problem(s) found:")
+        for p in problems:
+            click.echo(f"  - {visible(p)}")
+        sys.exit(1)
+    click.echo(f"\n{visible_line(bot.name)}: all checks passed; it is ready to submit.")
 
 
 # ----- shared ---------------------------------------------------------------------------------
@@ -214,4 +279,4 @@ def _result_line(record: Any) -> str:
     return "; ".join(parts) + f"; {len(record.decisions)} decisions"
 
 
-COMMANDS: list[click.Command] = [tournament, ratings_command, demo_command]
+COMMANDS: list[click.Command] = [tournament, ratings_command, demo_command, check_command]

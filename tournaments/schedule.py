@@ -69,6 +69,7 @@ def make_schedule(num_entrants: int, fmt: FormatConfig, seed: int,
     size = fmt.players
     rng = random.Random(derive_seed(seed, "tables"))
     rounds, duplicate = fmt.rounds, fmt.duplicate
+    tables: list[tuple[int, ...]]
     if fmt.type == SPRT:  # one table of two, a round per duplicate pair
         tables, possible, note = [(0, 1)], 1, ""
         rounds, duplicate = (fmt.max_matches or 0) // 2, True

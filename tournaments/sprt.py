@@ -97,6 +97,7 @@ class SequentialTest:
         assert fmt.elo0 is not None and fmt.elo1 is not None
         assert fmt.alpha is not None and fmt.beta is not None and fmt.max_matches is not None
         self.fmt = fmt
+        self.elo0, self.elo1, self.max_matches = fmt.elo0, fmt.elo1, fmt.max_matches
         self.lower, self.upper = sprt_bounds(fmt.alpha, fmt.beta)
         self.counts = [0] * 5
         self.llr = 0.0
@@ -109,18 +110,18 @@ class SequentialTest:
     @property
     def finished(self) -> bool:
         """A verdict, or every pair of ``max_matches`` counted without one."""
-        return self.verdict is not None or 2 * self.pairs >= (self.fmt.max_matches or 0)
+        return self.verdict is not None or 2 * self.pairs >= self.max_matches
 
     def advance(self, results: Mapping[int, Any]) -> str | None:
         """Count every pair now complete in ``results`` (match id -> an object with ``seats``
         and ``ranks``), in order, from the first not yet counted; stop at the first gap or at a
         verdict, which it returns."""
-        while self.verdict is None and 2 * self.pairs < (self.fmt.max_matches or 0):
+        while self.verdict is None and 2 * self.pairs < self.max_matches:
             first, second = results.get(2 * self.pairs + 1), results.get(2 * self.pairs + 2)
             if first is None or second is None:
                 break
             self.counts[round(2 * (_candidate_points(first) + _candidate_points(second)))] += 1
-            self.llr = llr_logistic(self.counts, self.fmt.elo0, self.fmt.elo1)  # type: ignore[arg-type]
+            self.llr = llr_logistic(self.counts, self.elo0, self.elo1)
             if self.llr >= self.upper:
                 self.verdict = H1
             elif self.llr <= self.lower:
@@ -133,9 +134,10 @@ class SequentialTest:
 
     def summary(self, candidate: str, baseline: str) -> SprtSummary:
         f = self.fmt
+        assert f.alpha is not None and f.beta is not None
         return SprtSummary(
-            candidate=candidate, baseline=baseline, elo0=f.elo0, elo1=f.elo1,  # type: ignore[arg-type]
-            alpha=f.alpha, beta=f.beta, max_matches=f.max_matches,  # type: ignore[arg-type]
+            candidate=candidate, baseline=baseline, elo0=self.elo0, elo1=self.elo1,
+            alpha=f.alpha, beta=f.beta, max_matches=self.max_matches,
             lower=self.lower, upper=self.upper, llr=self.llr, counts=tuple(self.counts),
             verdict=self.verdict, estimate=estimate(self.counts))
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from arena import sandbox
 from arena.bots import BotSpec
+from arena.build import ensure_built
 from tournaments import cores
 
 Key = tuple[BotSpec, sandbox.Limits]
@@ -53,11 +54,12 @@ class WarmStarts:
             bots, limits, where = self._requests.get()
             cores.run_on(where)  # where the asking thread runs, its bots run (pinned workers)
             for bot in bots:
-                try:
-                    process = sandbox.start(bot, limits, background=True)
+                try:  # as the referee will ask for it: from its build, if it has a build step
+                    built = ensure_built(bot)
+                    process = sandbox.start(built, limits, background=True)
                 except Exception:  # noqa: BLE001 - launch() starts it again and reports why
                     continue
-                self._ready.setdefault((bot, limits), []).append(process)
+                self._ready.setdefault((built, limits), []).append(process)
             self._idle.set()
 
     def launch(self, bot: BotSpec, limits: sandbox.Limits) -> sandbox.BotProcess:

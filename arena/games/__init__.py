@@ -1,5 +1,8 @@
-"""The registry: a game's name to the game."""
+"""The registry: a game's name to the game. Each game is a folder here (``Game.folder``); what
+several games share for drawing (domino tiles, playing cards, dice) is in ``pieces/``."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from arena.errors import UnknownGameError
 from arena.game import Game
@@ -8,7 +11,11 @@ from arena.games.dice_1000 import Dice1000
 from arena.games.domino_cribbage import DominoCribbage
 from arena.games.thousand import Thousand
 
+# pieces.js, pieces.css: the replay viewer's drawings of domino tiles, playing cards, dice, tracks
+PIECES = Path(__file__).resolve().parent / "pieces"
+
 GAMES: dict[str, Game] = {game.name: game for game in (Block(), Dice1000(), DominoCribbage(), Thousand())}
+DEFAULT_GAME = Block.name  # what `arena demo` and the benchmarks play when no game is named
 
 
 def get_game(name: str) -> Game:

@@ -2,14 +2,16 @@
 
 Each language's kit is a folder of templates here (``python/``, ``c/``, ``javascript/``,
 ``rust/``): a manifest, the code (with a small MessagePack codec where the language has none
-built in) and nothing that needs a package registry. ``{{name}}`` and ``{{game}}`` are filled in.
+built in) and nothing that needs a package registry. ``{{name}}``, ``{{game}}`` and ``{{field}}``
+(an observation field of the game, ``Game.example_field``) are filled in.
 Every kit does the same: it answers the handshake, decodes each observation, plays the first legal
 action (the rule the author replaces, in one function ``choose``), logs to stderr and exits at the
 end of the match.
 
 The README of a new bot is put together from one text per language (:data:`LANGUAGES`) and one
-per game: the game's subsection of ``protocol/SPEC.md`` §11 (its observation fields and action
-notation), so that each game's notation is written once, for every language.
+per game: the game's observation page (``observation.md`` in its folder, which protocol/SPEC.md
+§11 links: its observation fields and action notation), so that each game's notation is written
+once, for every language.
 """
 from __future__ import annotations
 
@@ -18,14 +20,12 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-import protocol
 from arena.bots import name_problem
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.outputs import check_output_folder
 
 KITS = Path(__file__).resolve().parent
-SPEC = Path(protocol.__file__).resolve().parent / "SPEC.md"
 
 
 @dataclass(frozen=True)
@@ -88,20 +88,17 @@ def missing_tools(lang: str) -> list[str]:
 
 
 def game_section(game: Game) -> str:
-    """The game's subsection of SPEC.md §11 (observation and action notation), without its heading."""
-    text = SPEC.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    marker = f'(`"{game.name}"`)'
-    for i, line in enumerate(lines):
-        if line.startswith("### ") and marker in line:
-            body = []
-            for following in lines[i + 1:]:
-                if following.startswith("## ") or following.startswith("### "):
-                    break
-                body.append(following)
-            return "\n".join(body).strip()
-    return (f"The observation and the actions are described in `{game.rules_doc}` "
-            "in the arena repository.")
+    """The game's observation page (``observation.md`` in its folder: observation fields and
+    action notation), without its heading."""
+    try:
+        text = game.observation_page.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return (f"The observation and the actions are described in `{game.rules_doc}` "
+                "in the arena repository.")
+    lines = text.strip().splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join(lines).strip()
 
 
 def readme(game: Game, lang: Language, name: str, folder: str) -> str:
@@ -181,8 +178,8 @@ def write_kit(folder: str | Path, game: Game, lang: str, name: str | None = None
             continue
         dest.parent.mkdir(parents=True, exist_ok=True)
         text = path.read_text(encoding="utf-8")
-        dest.write_text(text.replace("{{name}}", name).replace("{{game}}", game.name),
-                        encoding="utf-8")
+        text = text.replace("{{name}}", name).replace("{{game}}", game.name)
+        dest.write_text(text.replace("{{field}}", game.example_field), encoding="utf-8")
     (target / "README.md").write_text(readme(game, LANGUAGES[lang], name, str(folder)),
                                       encoding="utf-8")
     return target

@@ -22,7 +22,8 @@ Anything below ``bwrap`` is announced once with a warning; ``Limits(strict=True)
 Modules: :mod:`.limits` (``Limits``), :mod:`.levels` (what the machine offers, fallback, strict),
 :mod:`.command` (the bubblewrap command line, rlimits, user switch), :mod:`.launch` (start, kill),
 :mod:`.users` (a uid per bot), :mod:`.cgroups` (a memory cap on the whole bot, where possible),
-:mod:`.files` (SDK, bot folder, scratch), :mod:`.diagnose` (which limit ended a bot).
+:mod:`.files` (SDK, bot folder, scratch), :mod:`.diagnose` (which limit ended a bot),
+:mod:`.cputime` (the CPU a bot has used, which the referee holds against its budget).
 """
 from __future__ import annotations
 

@@ -169,6 +169,27 @@ class MemoryCap(_BotCgroup):
         except OSError:
             return False
 
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds all its processes have used, ended ones included (cgroup v2's ``cpu.stat``,
+        there whatever controllers are enabled); ``None`` under cgroup v1."""
+        if self.version != 2:
+            return None
+        try:
+            with open(self.folder / "cpu.stat", "rb") as f:
+                first = f.readline()  # "usage_usec N"
+        except OSError:
+            return None
+        key, _, value = first.partition(b" ")
+        return int(value) / 1e6 if key == b"usage_usec" else None
+
+    def pids(self) -> list[int]:
+        """The processes in the cgroup now."""
+        try:
+            with open(self._procs, "rb") as f:
+                return [int(line) for line in f.read().split()]
+        except OSError:
+            return []
+
     def oom_kills(self) -> int:
         """How many processes the kernel killed for going over the cap."""
         try:

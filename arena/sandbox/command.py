@@ -65,7 +65,8 @@ def rlimit_values(limits: Limits, own_user: bool) -> list[tuple[int, int, int]]:
     """(resource, soft, hard) triples, clamped to what the referee itself may grant."""
     wanted = [
         (resource.RLIMIT_AS, limits.memory_mb * MiB, limits.memory_mb * MiB),
-        (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),  # SIGXCPU, then SIGKILL
+        # the ceiling: SIGXCPU, then SIGKILL (the budget from the clock is the referee's business)
+        (resource.RLIMIT_CPU, limits.cpu_ceiling_seconds, limits.cpu_ceiling_seconds + 1),
         (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
         (resource.RLIMIT_FSIZE, limits.file_size_mb * MiB, limits.file_size_mb * MiB),
         (resource.RLIMIT_CORE, 0, 0),  # no core dumps

@@ -33,7 +33,7 @@ def exit_signal(returncode: int | None, level: str) -> int | None:
 
 def explain(returncode: int | None, stderr: str, limits: Limits, level: str,
             scratch_exceeded: bool = False, oom_killed: bool = False) -> str:
-    """A hint such as ``"CPU time limit of 60 s reached (SIGXCPU)"``, or ``""`` if nothing points to a limit."""
+    """A hint such as ``"CPU time ceiling of 3600 s per process reached (SIGXCPU)"``, or ``""`` if nothing points to a limit."""
     if scratch_exceeded:
         return f"its scratch folder went over {limits.scratch_mb} MiB and it was stopped"
     if oom_killed:
@@ -41,7 +41,7 @@ def explain(returncode: int | None, stderr: str, limits: Limits, level: str,
                 "and the kernel killed some")
     sig = exit_signal(returncode, level)
     if sig == signal.SIGXCPU:
-        return f"CPU time limit of {limits.cpu_seconds} s reached (SIGXCPU)"
+        return f"CPU time ceiling of {limits.cpu_ceiling_seconds} s per process reached (SIGXCPU)"
     if sig == signal.SIGXFSZ:
         return f"file size limit of {limits.file_size_mb} MiB reached (SIGXFSZ)"
     tail = stderr[-4096:]
@@ -58,7 +58,7 @@ def explain(returncode: int | None, stderr: str, limits: Limits, level: str,
         except ValueError:
             name = f"signal {sig}"
         if sig == signal.SIGKILL:
-            return (f"killed by SIGKILL: the hard CPU limit ({limits.cpu_seconds + 1} s) "
+            return (f"killed by SIGKILL: the hard CPU ceiling ({limits.cpu_ceiling_seconds + 1} s) "
                     "or the kernel's out-of-memory killer")
         return f"killed by {name}"
     return ""

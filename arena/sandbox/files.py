@@ -60,8 +60,8 @@ def temp_base() -> Path:
     return Path(tempfile.gettempdir())
 
 
-def _copy_tree(source: Path, target: Path, dir_mode: int, file_mode: int, gid: int = -1,
-               max_bytes: int = SDK_BYTES, links_out: bool = False) -> None:
+def copy_tree(source: Path, target: Path, dir_mode: int, file_mode: int, gid: int = -1,
+              max_bytes: int = SDK_BYTES, links_out: bool = False) -> None:
     """Copy files, folders and symlinks (a link is copied as the link it is, never followed: the
     copy runs as root) as :func:`arena.bots.read_folder` reads them: no FIFO is opened, nothing
     outside ``source`` is read, at most ``max_bytes`` of files (else :class:`BotError`). Modes are
@@ -93,7 +93,7 @@ def _copy_tree(source: Path, target: Path, dir_mode: int, file_mode: int, gid: i
             os.chown(folder, 0, gid)
 
 
-def _prefix(kind: str) -> str:
+def temp_prefix(kind: str) -> str:
     """Temporary folders carry their referee's pid, so that a later referee can clean up after
     one that was killed before it could (a terminated tournament worker, say)."""
     return f"arena-{kind}-{os.getpid()}-"
@@ -155,18 +155,18 @@ def sdk_dir() -> Path:
         if not _trusted(final):
             sweep_stale()
             if final.exists() or final.is_symlink():  # someone else's: not ours to trust or remove
-                final = Path(tempfile.mkdtemp(prefix=_prefix("sdk"), dir=temp_base()))
+                final = Path(tempfile.mkdtemp(prefix=temp_prefix("sdk"), dir=temp_base()))
                 os.rmdir(final)
-            folder = Path(tempfile.mkdtemp(prefix=_prefix("sdk"), dir=temp_base()))
+            folder = Path(tempfile.mkdtemp(prefix=temp_prefix("sdk"), dir=temp_base()))
             for name, source in _PACKAGES.items():
-                _copy_tree(source, folder / name, 0o755, 0o644, links_out=True)
+                copy_tree(source, folder / name, 0o755, 0o644, links_out=True)
             engines = folder / "arena"
             engines.mkdir(mode=0o755)
             for name in ENGINE_MODULES:
                 shutil.copyfile(_ARENA / name, engines / name)
                 os.chmod(engines / name, 0o644)
             for name in ENGINE_PACKAGES:
-                _copy_tree(_ARENA / name, engines / name, 0o755, 0o644, links_out=True)
+                copy_tree(_ARENA / name, engines / name, 0o755, 0o644, links_out=True)
             _compile(folder, python)
             os.chmod(folder, 0o755)
             try:
@@ -220,10 +220,10 @@ def stage_bot(folder: Path, gid: int, max_bytes: int = DEFAULT_FOLDER_MB * MiB) 
     Returns the stage folder; the copy is its ``bot`` subfolder. A folder that holds more than
     ``max_bytes``, or something other than files, folders and links, is an ``OSError`` (the bot
     could not be started) and nothing is left behind."""
-    stage = Path(tempfile.mkdtemp(prefix=_prefix("stage"), dir=temp_base()))
+    stage = Path(tempfile.mkdtemp(prefix=temp_prefix("stage"), dir=temp_base()))
     try:
         os.chmod(stage, 0o711)
-        _copy_tree(folder, stage / "bot", 0o750, 0o640, gid, max_bytes)
+        copy_tree(folder, stage / "bot", 0o750, 0o640, gid, max_bytes)
     except BotError as exc:
         shutil.rmtree(stage, ignore_errors=True)
         raise OSError(str(exc)) from None
@@ -243,7 +243,7 @@ def chown_tree(folder: Path, uid: int) -> None:
 
 def make_scratch(uid: int | None) -> Path:
     """A private writable folder on the host (levels without bubblewrap), owned by the bot's user."""
-    scratch = Path(tempfile.mkdtemp(prefix=_prefix("scratch"), dir=temp_base()))
+    scratch = Path(tempfile.mkdtemp(prefix=temp_prefix("scratch"), dir=temp_base()))
     if uid is not None:
         os.chown(scratch, uid, uid)
     return scratch

@@ -8,10 +8,11 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from arena.bots import BotSpec
-from arena.sandbox import files, levels, users, zygote
+from arena.sandbox import cputime, files, levels, users, zygote
 from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.command import (
     SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, bwrap_argv, check_program, environment, preexec,
@@ -70,6 +71,7 @@ class BotProcess:
         self._oom_kills = 0
         self._watcher: threading.Thread | None = None
         self.owner = os.getpid()
+        self.started = time.monotonic()  # its CPU time runs from here
         _running.add(self)
         if scratch is not None:
             self._watcher = threading.Thread(target=self._watch_scratch, daemon=True,
@@ -88,6 +90,27 @@ class BotProcess:
         """Which limit most likely ended the bot (for a crash), or ``""``."""
         oom = self._oom_kills if self._killed else self._count_oom_kills()
         return explain(self.proc.poll(), stderr, self.limits, self.level, self.scratch_exceeded, oom > 0)
+
+    def cpu_used(self) -> float:
+        """CPU seconds the bot has used so far: all its processes and their threads, and the
+        children they have waited for. From its cgroup where there is one (v2: the whole tree,
+        ended processes too), else from ``/proc`` (its uid's processes, or its process tree)."""
+        if self.memory_cap is not None:
+            seconds = self.memory_cap.cpu_seconds()
+            if seconds is not None:
+                return seconds
+            pids = self.memory_cap.pids()
+        elif self.uid is not None:
+            pids = users.pids_of(self.uid)
+        else:
+            pids = cputime.tree(self.proc.pid)
+        return cputime.seconds_of(pids)
+
+    def cores(self) -> int:
+        """How many cores the bot may run on at once: its CPU time grows at most this fast."""
+        if self.cpu_pin is not None:
+            return len(self.cpu_pin.cores)
+        return os.cpu_count() or 1
 
     def _count_oom_kills(self) -> int:
         return self.memory_cap.oom_kills() if self.memory_cap is not None else 0
@@ -221,13 +244,10 @@ def start(bot: BotSpec, limits: Limits | None = None, background: bool = False, 
     Only a root referee can restore it (the bot has a uid of its own), so elsewhere this does
     nothing.
 
-    A bot with a build step is built first (``arena.build``, cached by its folder's content
-    hash; a failed build raises :class:`arena.build.BuildFailed`) and started from the build.
-    ``writable`` (for the build step itself) shows the folder writable, owned by the bot's user:
-    the caller passes a private copy. ``env`` adds variables to the bot's environment."""
-    if bot.build and not writable:
-        from arena import build
-        bot = build.ensure_built(bot)
+    A bot with a build step is started from the folder it is given: the caller builds it first
+    (``arena.build.ensure_built``; the referee does, for every match). ``writable`` (for the build
+    step itself) shows the folder writable, owned by the bot's user: the caller passes a private
+    copy. ``env`` adds variables to the bot's environment."""
     limits = limits or Limits()
     level = levels.choose_level(limits)
     if level == BWRAP and limits.zygote and not writable and not env and zygote.available():

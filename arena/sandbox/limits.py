@@ -33,7 +33,12 @@ class Limits:
     memory_mb: int = field(default=1024, metadata=_doc(
         "address space of each process, in MiB (RLIMIT_AS)"))
     cpu_seconds: int = field(default=60, metadata=_doc(
-        "CPU time of each process, in seconds (RLIMIT_CPU); page faults count too"))
+        "CPU seconds the bot may use beyond what its time control gives it (its start, thinking "
+        "between its turns, extra threads), all its processes together; each decision it answers "
+        "adds its move time, or the time it took if more; the referee counts it at each decision"))
+    cpu_ceiling_seconds: int = field(default=3600, metadata=_doc(
+        "CPU seconds any one process of the bot may use in a match, whatever its time control "
+        "gives it (RLIMIT_CPU, enforced at every moment); at least cpu_seconds"))
     processes: int = field(default=64, metadata=_doc(
         "processes and threads the bot may have at once, sandbox helpers included (RLIMIT_NPROC)"))
     open_files: int = field(default=256, metadata=_doc(
@@ -62,6 +67,9 @@ class Limits:
         for name in ("strict", "zygote"):
             if not isinstance(getattr(self, name), bool):
                 raise ArenaError(f"limit {name}={getattr(self, name)!r}: must be true or false")
+        if self.cpu_ceiling_seconds < self.cpu_seconds:
+            raise ArenaError(f"limit cpu_ceiling_seconds={self.cpu_ceiling_seconds}: must be at least "
+                             f"cpu_seconds={self.cpu_seconds}")
         if self.sandbox not in (AUTO, *LEVELS):
             raise ArenaError(f"limit sandbox={self.sandbox!r}: must be 'auto' or one of "
                              f"{', '.join(LEVELS)}")
@@ -95,7 +103,8 @@ class Limits:
 
     def describe(self) -> str:
         """One line for logs and reports."""
-        return (f"memory {self.memory_mb} MiB, cpu {self.cpu_seconds} s, {self.processes} processes, "
+        return (f"memory {self.memory_mb} MiB, cpu {self.cpu_seconds} s + clock "
+                f"(ceiling {self.cpu_ceiling_seconds} s), {self.processes} processes, "
                 f"{self.open_files} files, file size {self.file_size_mb} MiB, "
                 f"scratch {self.scratch_mb} MiB, folder {self.folder_mb} MiB, sandbox {self.sandbox}{', strict' if self.strict else ''}")
 

@@ -151,7 +151,7 @@ def preload(extra):
     for name in ("msgpack", "protocol", "protocol.sdk", *extra):
         try:
             __import__(name)
-        except Exception:  # noqa: BLE001 - a bot without the SDK still runs
+        except Exception:  # noqa: BLE001 - an import runs code; a bot without the SDK still runs
             pass
 
 
@@ -447,7 +447,7 @@ def serve(control, cgroup_fds):
                     pidfd = os.pidfd_open(pid)
                     selector.register(pidfd, selectors.EVENT_READ, (pid, fds[3]))
                     reply = {"pid": pid} if started else {"pid": pid, "failed": True}
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:  # noqa: BLE001 - the reply says it; the server goes on
                     reply = {"error": str(exc)}
                     if len(fds) > 3:
                         os.close(fds[3])

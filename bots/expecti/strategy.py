@@ -17,8 +17,10 @@ A bank that wins is worth ``WIN`` (every other player's worth is then nothing).
 """
 from __future__ import annotations
 
+import json
 import sys
 from itertools import product
+from pathlib import Path
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
@@ -80,39 +82,38 @@ _REACH: dict = {}
 
 def reach_probability(need: int, straights: bool) -> float:
     """The chance that a turn forced to roll until its total reaches ``need`` gets there (a
-    barrel turn: stopping below 1000 is illegal)."""
-    key = (need, straights)
-    if key in _REACH:
-        return _REACH[key]
+    barrel turn: stopping below 1000 is illegal).
+
+    Every roll scores a multiple of 5, so a need is reached exactly when its multiple of 5 at or
+    above it is; ``reach[straights][r][d]`` is the chance of scoring ``5 * r`` more points with
+    ``d`` dice in hand, and one table, grown upwards as needs ask for it, answers every need (a
+    need only looks at smaller ones)."""
     table = _OUTCOMES[straights]
-    memo = {}
-
-    def go(t, d):
-        k = t * 8 + d
-        if k in memo:
-            return memo[k]
-        if t >= need:  # after hot dice at the goal: the compulsory roll must score (not hot again)
-            hot = sum(p for p, pts, left in table[5] if pts and left == 0)
-            bust = sum(p for p, pts, left in table[5] if not pts)
-            memo[k] = (1 - bust - hot) / (1 - hot)
-            return memo[k]
-        v = 0.0
-        for p, pts, left in table[d]:
-            if not pts:
-                continue
-            nt = t + pts
-            if left == 0:
-                v += p * go(nt, 5)
-            elif nt >= need:
-                v += p
-            else:
-                v += p * go(nt, left)
-        memo[k] = v
-        return v
-
-    # a hot roll at a total already >= need: the compulsory roll must score (then stop)
-    _REACH[key] = go(0, 5)
-    return _REACH[key]
+    reach = _REACH.get(straights)
+    if reach is None:
+        # at the goal after hot dice: the compulsory roll of five must score (not hot again)
+        hot = sum(p for p, pts, left in table[5] if pts and left == 0)
+        bust = sum(p for p, pts, left in table[5] if not pts)
+        reach = _REACH[straights] = [[(1 - bust - hot) / (1 - hot)] * 6]
+    r = max(-(-need // 5), 0)
+    while len(reach) <= r:
+        k = len(reach)
+        row = [0.0] * 6
+        for d in range(1, 6):
+            v = 0.0
+            for p, pts, left in table[d]:
+                if not pts:
+                    continue
+                rest = max(k - pts // 5, 0)
+                if left == 0:
+                    v += p * reach[rest][5]
+                elif rest == 0:
+                    v += p
+                else:
+                    v += p * reach[rest][left]
+            row[d] = v
+        reach.append(row)
+    return reach[r][5]
 
 
 # ----- the position after a turn --------------------------------------------------------------
@@ -120,9 +121,7 @@ class Context:
     """What the end of this turn can lead to, for the mover, from the observation and options."""
 
     def __init__(self, obs, options):
-        o = dict(DEFAULTS)
-        if options:
-            o.update({k: v for k, v in options.items() if v is not None})
+        o = rule_values(options)
         self.o = o
         self.n = obs["num_players"]
         self.me = obs["turn"]["seat"]
@@ -420,7 +419,7 @@ class EndModel:
     score is worth the zone's entry discounted by the rounds it takes to climb there at the
     expected points of a turn."""
 
-    def __init__(self, o, h, straights):
+    def __init__(self, o, h, straights, tables=None):
         self.o, self.h, self.g = o, h, 1 - h
         self.straights = straights
         self.barrel = o["barrel"]
@@ -432,6 +431,9 @@ class EndModel:
         self.lo = END_ZONE // 5
         self.hi = -(-self.threshold // 5)  # first index at or above the barrel
         self.climb = turn_gain(straights)
+        if tables is not None:  # as the build step saved them
+            self.u, self.ub = tables
+            return
         self.u = [[0.5] * (self.hi - self.lo) for _ in range(self.k)]
         self.ub = [[0.5] * max(o["barrel_attempts"], 1) for _ in range(self.k)]
         for _ in range(3):
@@ -505,8 +507,51 @@ def end_model(o, okey, h, straights):
     level = min(H_LEVELS, key=lambda x: abs(x - h))
     key = (okey, level)
     if key not in _MODELS:
-        _MODELS[key] = EndModel(o, level, straights)
+        tables = saved_models().get(rules_key(o), {}).get(str(level))
+        _MODELS[key] = EndModel(o, level, straights, tables)
     return _MODELS[key]
+
+
+# ----- the build step: the end-game tables of the rules' presets, saved beside this file -------
+SAVED = Path(__file__).with_name("end-models.json")  # written by the build step (bot.toml)
+_SAVED: dict = {}
+
+
+def rule_values(options):
+    """The rules as the bot reads them: its defaults, overridden by the match's options."""
+    o = dict(DEFAULTS)
+    if options:
+        o.update({k: v for k, v in options.items() if v is not None})
+    return o
+
+
+def rules_key(o):
+    """The rules an end-game table depends on, as text (the same for a tuple and a list)."""
+    return json.dumps([[k, o[k]] for k in sorted(DEFAULTS)])
+
+
+def saved_models(path=SAVED):
+    """{rules_key: {level: (u, ub)}} as the build step saved them (none if it did not run)."""
+    if path not in _SAVED:
+        _SAVED[path] = json.loads(path.read_text()) if path.is_file() else {}
+    return _SAVED[path]
+
+
+def save_models(path=SAVED):
+    """The build step: every level's end-game tables for each preset of the rules (a model takes
+    about half a second to build, too long for a short clock; loaded, it takes no time)."""
+    from arena.games import get_game
+    from arena.options import options_to_dict
+
+    game = get_game("dice-1000")
+    models = {}
+    for variant in game.Options.PRESETS:
+        o = rule_values(options_to_dict(game.make_options(2, {"variant": variant})))
+        if o["barrel"] not in ("points", "entry_reset"):
+            continue  # no end game in points of the chance of winning
+        models[rules_key(o)] = {str(level): [m.u, m.ub] for level in H_LEVELS
+                                for m in [EndModel(o, level, bool(o["straights"]))]}
+    path.write_text(json.dumps(models))
 
 
 def finish_hazard(ctx, q_seat, score, on_barrel):
@@ -578,3 +623,7 @@ def choose(observation, legal, options=None):
         return legal[0]
     action, _, _ = decide(observation, options)
     return action if action in legal else legal[0]
+
+
+if __name__ == "__main__":
+    save_models()

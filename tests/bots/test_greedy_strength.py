@@ -1,8 +1,9 @@
 """The greedy Block bot: it plays only legal actions, runs as a bot folder, and beats random play
 by a wide margin.
 
-The strength test plays 200 two-player matches in-process through the engine (no processes),
-greedy against a seeded random choice, seats alternated.
+The strength test plays two-player matches in-process through the engine (no processes), greedy
+against a seeded random choice, each seed with the seats swapped, until a sequential test
+(tests/sequential.py) settles the claim.
 """
 from __future__ import annotations
 
@@ -20,11 +21,11 @@ from arena.bots import load_bot
 from arena.games import get_game
 from arena.record import OK
 from arena.referee import play_match
+from tests.sequential import H1, sprt
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
 BLOCK = get_game("block")
-MATCHES = 200
-MIN_WIN_RATE = 0.85  # measured 0.99 and above on these seeds; random play would win ~0.5
+MAX_PAIRS = 200
 
 
 def load_strategy():
@@ -53,15 +54,20 @@ def play(options, seed: int, greedy_seats: set[int]):
 
 
 def test_greedy_beats_random_by_a_wide_margin():
+    """At least 85% (0.99 and above measured over 200 matches; random play would win ~0.5)."""
     options = BLOCK.make_options(2)
-    wins = 0
-    for seed in range(MATCHES):
-        seat = seed % 2
-        ranks = play(options, seed, {seat}).ranks
-        wins += ranks[seat] == 1 and ranks.count(1) == 1
-    rate = wins / MATCHES
-    print(f"greedy vs random, {MATCHES} two-player matches: win rate {rate:.3f}")
-    assert rate >= MIN_WIN_RATE
+
+    def pair_scores():
+        for seed in range(MAX_PAIRS):
+            wins = 0
+            for seat in (0, 1):
+                ranks = play(options, seed, {seat}).ranks
+                wins += ranks[seat] == 1 and ranks.count(1) == 1
+            yield wins / 2
+
+    verdict = sprt(pair_scores(), 0.75, 0.85, max_outcomes=MAX_PAIRS)
+    print(f"greedy vs random: {verdict}")
+    assert verdict.outcome == H1, verdict
 
 
 @pytest.mark.parametrize("n, values", [

@@ -1,9 +1,9 @@
 """The pegger Domino Cribbage bot: it plays only legal actions, runs as a bot folder through the
-referee, and beats random play in at least 75% of a fixed set of duplicate matches.
+referee, and beats random play in at least 75% of duplicate matches.
 
-The strength test plays 100 deals (seeds) twice each, 200 matches in-process through the engine
-(no processes): the pegger in seat 0 then in seat 1 against a seeded random choice, so both
-players hold both sides of every hand's tiles.
+The strength test plays deals (seeds) twice each in-process through the engine (no processes):
+the pegger in seat 0 then in seat 1 against a seeded random choice, so both players hold both
+sides of every hand's tiles, until a sequential test (tests/sequential.py) settles the claim.
 """
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from arena.games import get_game
 from arena.options import options_to_dict
 from arena.record import OK
 from arena.referee import play_match
+from tests.sequential import H1, sprt
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
 GAME = get_game("domino-cribbage")
-SEEDS = range(100)
-MIN_WIN_RATE = 0.75
+MAX_PAIRS = 100
 
 
 def load_strategy():
@@ -54,16 +54,14 @@ def play(options, seed: int, pegger_seats: set[int]):
 @pytest.mark.slow
 def test_pegger_beats_random_in_duplicate_matches():
     options = GAME.make_options(2)
-    wins = matches = 0
-    for seed in SEEDS:
-        for seat in (0, 1):
-            result = play(options, seed, {seat})
-            wins += result.ranks[seat] == 1
-            matches += 1
-    rate = wins / matches
-    print(f"pegger vs random: {wins}/{matches} duplicate matches won ({rate:.3f})")
-    assert matches >= 200
-    assert rate >= MIN_WIN_RATE
+
+    def pair_scores():
+        for seed in range(MAX_PAIRS):
+            yield sum(play(options, seed, {seat}).ranks[seat] == 1 for seat in (0, 1)) / 2
+
+    verdict = sprt(pair_scores(), 0.65, 0.75, max_outcomes=MAX_PAIRS)
+    print(f"pegger vs random: {verdict}")
+    assert verdict.outcome == H1, verdict
 
 
 @pytest.mark.parametrize("values", [

@@ -98,12 +98,29 @@ def test_command_that_does_not_exist(tmp_path):
 
 @pytest.mark.slow
 def test_check_passes_a_good_bot_in_every_seat_of_every_player_count():
-    result = invoke("check", RANDOM, "--game", "block")
+    result = invoke("check", RANDOM, "--game", "block", "--full")
     assert result.exit_code == 0, result.output
     assert "all checks passed" in result.output
+    assert "; whole matches; " in result.output and "when capped" not in result.output
     for n in (2, 3, 4):
         for seat in range(n):
             assert f"{n} players, seat {seat}, default options" in result.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, counts, unit", [("thousand", (2, 3, 4), "deals"),
+                                                 ("dice-1000", tuple(range(2, 9)), "rounds")])
+def test_check_caps_each_match_at_a_few_deals_in_every_seat_by_default(game, counts, unit):
+    """The quick check: every seat of every player count, each match cut short (and said so)."""
+    result = invoke("check", RANDOM, "--game", game)
+    assert result.exit_code == 0, result.output
+    option = "max_rounds" if unit == "rounds" else "max_deals"
+    assert f"each match capped at 2 {unit} ({option}=2; --full plays whole matches)" in result.output
+    lines = [line for line in result.output.splitlines() if " players, seat " in line]
+    assert [line.split(",")[:2] for line in lines] == [
+        [f"{n} players", f" seat {seat}"] for n in counts for seat in range(n)]
+    # random play never ends a match sooner
+    assert all(f"when capped after 2 {unit}," in line for line in lines), lines
 
 
 @pytest.mark.slow
@@ -200,10 +217,12 @@ def test_play_passes_sandbox_limits_and_names_a_bad_one(tmp_path):
     level = "rlimits" if os.geteuid() == 0 else "process-group"
     replay = tmp_path / "m.json"
     result = invoke("play", "block", str(bot), RANDOM, "-q", "--limits",
-                    f"memory_mb=512,cpu_seconds=7,sandbox={level}", "--replay", str(replay))
+                    f"memory_mb=512,cpu_seconds=5,cpu_ceiling_seconds=7,sandbox={level}",
+                    "--replay", str(replay))
     assert result.exit_code == 0, result.output
     record = json.loads(replay.read_text())
     assert record["sandbox"] == level
+    # RLIMIT_CPU is the ceiling per process; cpu_seconds is the referee's budget
     assert "limits: memory 512 MiB, cpu 7 s" in record["statuses"][0]["stderr_tail"]
     bad = CliRunner().invoke(cli, ["play", "block", RANDOM, RANDOM, "--limits", "memory=5"])
     assert bad.exit_code == 2 and "unknown limit 'memory'" in bad.output

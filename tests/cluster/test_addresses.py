@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from arena.errors import ArenaError
-from tournaments.cluster import BundleError, _describe_refusal, check_address, code_fingerprint
+from tournaments.cluster import BundleError, describe_refusal, check_address, code_fingerprint
 
 
 @pytest.mark.parametrize("address, parts", [
@@ -37,16 +37,16 @@ def test_bad_addresses_are_one_line(address: str, message: str) -> None:
 
 
 def test_why_a_worker_is_refused() -> None:
-    other = _describe_refusal({"arena": "0.1.0", "fingerprint": "f" * 64})
+    other = describe_refusal({"arena": "0.1.0", "fingerprint": "f" * 64})
     assert other == (f"it runs other arena code (fingerprint ffffffffffff, this is "
                      f"{code_fingerprint()[:12]}; arena 0.1.0); install this arena there")
-    assert "does not report its code's fingerprint" in _describe_refusal({"arena": "0.1.0"})
-    missing = _describe_refusal(ModuleNotFoundError("No module named 'tournaments'"))
+    assert "does not report its code's fingerprint" in describe_refusal({"arena": "0.1.0"})
+    missing = describe_refusal(ModuleNotFoundError("No module named 'tournaments'"))
     assert missing == ("it cannot run arena's check (ModuleNotFoundError: No module named "
                        "'tournaments'; is arena installed there?)")
-    assert _describe_refusal(BundleError("the bot cache folder /x is bad\nmore")) == \
+    assert describe_refusal(BundleError("the bot cache folder /x is bad\nmore")) == \
         "the bot cache folder /x is bad"
-    assert _describe_refusal(TimeoutError("it did not answer arena's check in 10 s")) == \
+    assert describe_refusal(TimeoutError("it did not answer arena's check in 10 s")) == \
         "it did not answer arena's check in 10 s"
 
 

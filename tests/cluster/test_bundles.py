@@ -150,7 +150,7 @@ def test_a_cached_folder_that_changed_is_replaced_from_the_bundle(bot: Path, cac
     assert bot_folder(bundle.digest, bundle.data, cache) == folder
     assert folder_hash(folder) == bundle.digest
     # a half-written folder left by another process is replaced too
-    cluster._verified.clear()
+    cluster.forget_verified()
     (folder / "lib" / "weights.bin").unlink()
     assert folder_hash(bot_folder(bundle.digest, bundle.data, cache)) == bundle.digest
 

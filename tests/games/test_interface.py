@@ -89,6 +89,32 @@ def test_every_game_caps_its_length(name):
     assert game.length_unit in ("deals", "turns", "rounds", "hands")
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_can_cut_a_match_short_by_its_length_option(name):
+    """What `arena check` plays by default: each match capped at a few deals (rounds), in every
+    player count, through the game's own cap (its length_option), then ranked."""
+    game = GAMES[name]
+    rng = random.Random(7)
+    cut = 0
+    for n in game.player_counts:
+        assert game.length_cap(game.make_options(n)) > 2  # a whole match may last longer
+        options = game.capped_options(n, {}, 2)
+        assert game.length_cap(options) == 2
+        state = game.new_match(options, n)
+        play(state, lambda st: rng.choice(st.legal_actions()))
+        capped = [e for e in state.events if e["type"] == "capped"]
+        assert all(e[game.length_unit] == 2 for e in capped), (n, capped)
+        assert len(state.result().ranks) == n
+        cut += bool(capped)
+    assert cut  # random play does not finish a match in two deals (or rounds)
+
+
+def test_a_cap_shorter_than_the_one_asked_for_is_kept():
+    block = GAMES["block"]
+    assert block.length_cap(block.capped_options(2, {"single_deal": True}, 2)) == 1
+    assert block.length_cap(block.capped_options(2, {"max_deals": "50"}, 3)) == 3
+
+
 def test_a_preset_sets_options_that_explicit_ones_override():
     short = TOY.make_options(2, {"variant": "short"})
     assert (short.target, short.max_rounds) == (10, 5)

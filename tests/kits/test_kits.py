@@ -6,7 +6,7 @@ test session); the toolchains come from scripts/install-system-packages.sh (Debi
 """
 from __future__ import annotations
 
-import dataclasses
+import random
 import re
 
 import pytest
@@ -22,12 +22,6 @@ from arena.sandbox import Limits
 from tests.conftest import surviving_children
 
 
-# Long games are checked over a few whole deals (their length cap ends the match properly: end
-# message, ranks), not a whole match of a thousand decisions: the kits' code is the same for every
-# decision, and the suite has to stay quick. Every other option keeps its default.
-SHORT = {name: {cap: 3} for name, game in GAMES.items()
-         for cap in ("max_deals", "max_rounds")
-         if cap in {f.name for f in dataclasses.fields(game.Options)}}
 
 
 @pytest.fixture(scope="session")
@@ -48,8 +42,9 @@ def test_kit_passes_arena_check(game_name, lang, tmp_path, build_cache):
                          f"{' '.join(LANGUAGES[lang].packages)})")
     game = GAMES[game_name]
     bot = load_bot(write_kit(tmp_path / "mybot", game, lang))
-    plan = CheckPlan(game, SHORT.get(game_name, {}), sorted(game.player_counts), TimeControl(),
-                     Limits(), 1)
+    # the check as a student runs it: every match cut short after a few deals (the game's length
+    # cap ends it properly: end message, ranks); the kits' code is the same for every decision
+    plan = CheckPlan(game, {}, sorted(game.player_counts), TimeControl(), Limits(), 1)
     lines: list[str] = []
     problems = check_bot(bot, plan, lines.append)
     assert problems == [], "\n".join(problems)
@@ -60,10 +55,12 @@ def test_kit_passes_arena_check(game_name, lang, tmp_path, build_cache):
 
 
 @pytest.mark.parametrize("game_name", sorted(GAMES))
-def test_readme_explains_the_game_from_the_spec(game_name, tmp_path):
+def test_readme_explains_the_game_from_its_observation_page(game_name, tmp_path):
     game = GAMES[game_name]
     section = game_section(game)
-    assert "**Actions**" in section or "Actions" in section, f"SPEC.md §11 has no {game_name} actions"
+    page = game.observation_page.read_text(encoding="utf-8")
+    assert section and section in page and not section.startswith("#")
+    assert "**Actions**" in section, f"{game.observation_page} has no {game_name} actions"
     for lang in LANGUAGES:
         folder = write_kit(tmp_path / lang, game, lang, name="mybot")
         readme = (folder / "README.md").read_text(encoding="utf-8")
@@ -73,7 +70,7 @@ def test_readme_explains_the_game_from_the_spec(game_name, tmp_path):
         manifest = load_bot(folder)
         assert manifest.name == "mybot" and manifest.games == (game_name,)
         code = (folder / LANGUAGES[lang].code).read_text(encoding="utf-8")
-        assert "{{name}}" not in code and "{{game}}" not in code
+        assert "{{" not in code
         assert "choose" in code
 
 
@@ -91,6 +88,38 @@ def test_readme_says_what_every_observation_field_holds(game_name):
     state = game.new_match(game.make_options(game.default_players), 1)
     observation = state.observation(state.current_player())
     assert sorted(set(observation) - set(rows)) == []
+
+
+# How each kit's code names an observation field in its comments and code.
+FIELD_USES = re.compile(r'observation\["(\w+)"\]|mp_get\(observation, "(\w+)"\)'
+                        r'|observation\.get\("(\w+)"\)|observation\.(?!get\b)(\w+)')
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_a_kit_names_only_fields_of_its_games_observation(game_name, tmp_path):
+    """Each kit shows how to read one observation field (the game's ``example_field``): it must be
+    a field of that game's real observation, in every language (Dice 1000 has no ``hand``)."""
+    game = GAMES[game_name]
+    options = game.capped_options(game.default_players, {}, 2)
+    state, rng = game.new_match(options, 7), random.Random(7)
+    fields = set(state.observation(0))
+    while not state.is_terminal():  # a short match played out: some fields come only at the end
+        state.apply(rng.choice(state.legal_actions()))
+    fields |= set(state.observation(0))
+    for lang in LANGUAGES:
+        folder = write_kit(tmp_path / lang, game, lang, name="mybot")
+        named = set()
+        for path in folder.rglob("*"):
+            if path.is_file() and path.name != "README.md":
+                for match in FIELD_USES.finditer(path.read_text(encoding="utf-8")):
+                    named.add(next(g for g in match.groups() if g))
+        assert named, f"the {lang} kit names no observation field"
+        assert named <= fields, (lang, named - fields)
+        readme = (folder / "README.md").read_text(encoding="utf-8")
+        for field in re.findall(r"^\| `(\w+)`", readme, re.M):  # the observation tables
+            assert field in fields, (lang, field)
+        if game_name == "dice-1000":
+            assert "hand" not in named and "`hand`" not in readme
 
 
 def test_new_bot_command(tmp_path):

@@ -372,8 +372,7 @@ def test_the_address_follows_the_step_and_the_speed_control(browser: Browser, si
 
 def drawn_games() -> list[str]:
     from arena.games import GAMES
-    static = Path(__file__).resolve().parents[2] / "reports" / "static" / "games"
-    return sorted(name for name in GAMES if (static / f"{name}.js").is_file())
+    return sorted(name for name in GAMES if (GAMES[name].folder / "drawer.js").is_file())
 
 
 @pytest.mark.parametrize("name", drawn_games())

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import cli
+from arena.games import GAMES, PIECES
 from reports import render_site
 from reports.charts import thin
 from reports.cli import report
@@ -77,8 +78,8 @@ def test_every_page_is_written(two_player: Site) -> None:
     bot_pages = sorted(p.name for p in (out / "bots").glob("*.html"))
     assert len(bot_pages) == len(entrants)
     assert all(re.fullmatch(r"\d+-[a-z0-9-]+\.html", name) for name in bot_pages), bot_pages
-    for asset in ("report.css", "replay.js", "match.js", "draw.js", "draw.css", "games/block.js",
-                  "games/block.css"):
+    for asset in ("report.css", "replay.js", "match.js", "pieces.js", "pieces.css",
+                  "games/block.js", "games/block.css"):
         assert (out / "static" / asset).is_file()
 
 
@@ -92,7 +93,7 @@ def test_untrusted_text_is_escaped_everywhere(two_player: Site) -> None:
         # the only script elements are the site's own
         for tag in re.findall(r"<script[^>]*>", html):
             assert tag in ('<script src="site.js">', '<script src="static/replay.js">',
-                           '<script src="static/draw.js">', '<script src="static/match.js">',
+                           '<script src="static/pieces.js">', '<script src="static/match.js">',
                            '<script src="static/games/block.js">',
                            '<script src="static/index.js">'), (page, tag)
     bot_page = next((two_player.site_dir / "bots").glob("*-flaky.html"))
@@ -354,18 +355,30 @@ def test_a_tournament_without_results_yet(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "site" / "matches" / "list-1.html").is_file()
 
 
-def test_every_drawer_has_its_styles_and_the_shared_library_draws_for_all() -> None:
-    """A game's drawer is games/<game>.js with games/<game>.css beside it, and draws with the
-    shared library (draw.js) rather than a copy of its own."""
-    static = Path(__file__).resolve().parents[2] / "reports" / "static"
-    drawers = sorted((static / "games").glob("*.js"))
-    assert drawers
-    for js in drawers:
-        assert js.with_suffix(".css").is_file(), js
-        code = js.read_text(encoding="utf-8")
-        assert "Arena.registerGame(" in code
-        for own in ("var PIPS", "die-pip", "tile-body", "pcard-suit"):
-            assert own not in code, f"{js.name} draws tiles, dice or cards itself; use Arena.draw"
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_the_site_gets_the_pieces_and_its_games_drawer_from_the_games_folders(
+        game_name: str, tmp_path: Path) -> None:
+    """The site needs nothing outside its folder: its static/ gets the shared pieces and the
+    drawer of its game, copied from the game's folder, and the replay page loads them."""
+    game = GAMES[game_name]
+    people = [EntrantInfo(i, f"bot {i}", f"/bots/{i}") for i in range(game.default_players)]
+    data = TournamentData(name="t", game=game_name, options={"num_players": game.default_players},
+                          seed=1, entrants=people, matches=[], standings=[], history={},
+                          record=lambda _: None, planned=0)
+    SiteWriter(data, tmp_path).write()
+    static = tmp_path / "static"
+    for site_name, source in ((f"games/{game_name}.js", game.folder / "drawer.js"),
+                              (f"games/{game_name}.css", game.folder / "drawer.css"),
+                              ("pieces.js", PIECES / "pieces.js"),
+                              ("pieces.css", PIECES / "pieces.css")):
+        assert (static / site_name).read_bytes() == source.read_bytes(), site_name
+    drawers = sorted(p.name for p in (static / "games").iterdir())
+    assert drawers == [f"{game_name}.css", f"{game_name}.js"]  # only its own game's
+    replay = (tmp_path / "replay.html").read_text(encoding="utf-8")
+    for tag in ('<script src="static/pieces.js">', f'<script src="static/games/{game_name}.js">',
+                '<link rel="stylesheet" href="static/pieces.css">',
+                f'<link rel="stylesheet" href="static/games/{game_name}.css">'):
+        assert tag in replay
 
 
 def test_a_store_of_format_2_still_renders(two_player: Site, tmp_path: Path) -> None:

@@ -65,6 +65,7 @@ def test_without_duplicate_deals_each_match_is_a_set() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.timeout(300)
 def test_an_sprt_report_shows_its_verdict_and_its_pair(tmp_path: Path) -> None:
     site = play(tmp_path, {

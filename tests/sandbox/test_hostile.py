@@ -126,12 +126,14 @@ def test_cpu_spin_times_out(level, spy, random_bot):
 
 
 @pytest.mark.parametrize("level", HOSTILE_LEVELS)
-def test_cpu_spin_past_its_cpu_limit_is_killed(level, spy, random_bot):
-    # 1 s of CPU takes longer on a loaded machine: a move may take 30 s of the clock
+def test_cpu_spin_past_its_cpu_ceiling_is_killed(level, spy, random_bot):
+    # 1 s of CPU takes longer on a loaded machine: a move may take 30 s of the clock, which the
+    # CPU budget follows; the ceiling per process does not
     slow = TimeControl(move_ms=30000, bank_ms=0, startup_ms=5000)
-    status, _ = play(spy, random_bot, "cpu_spin", level, tc=slow, cpu_seconds=1)
+    status, _ = play(spy, random_bot, "cpu_spin", level, tc=slow, cpu_seconds=1, cpu_ceiling_seconds=1)
     assert status.status == CRASH, status  # killed after 1 s of CPU, not timed out at 30 s
-    assert "CPU time limit of 1 s reached (SIGXCPU)" in spy.processes[0].explain(status.stderr_tail)
+    assert ("CPU time ceiling of 1 s per process reached (SIGXCPU)"
+            in spy.processes[0].explain(status.stderr_tail))
     assert "SIGXCPU" in status.reason
 
 

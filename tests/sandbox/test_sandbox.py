@@ -156,7 +156,9 @@ def test_limits_defaults_parsing_and_errors():
     for bad, words in [("memory=1", "unknown limit 'memory'"), ("cpu_seconds=0", "positive whole number"),
                        ("processes=many", "positive whole number"), ("strict=maybe", "true or false"),
                        ("sandbox=docker", "must be 'auto' or one of"), ("memory_mb", "key=value"),
-                       ("strict=1,sandbox=rlimits", "asks for less")]:
+                       ("strict=1,sandbox=rlimits", "asks for less"),
+                       ("cpu_seconds=100,cpu_ceiling_seconds=50",
+                        "cpu_ceiling_seconds=50: must be at least cpu_seconds=100")]:
         with pytest.raises(ArenaError, match=words):
             Limits.parse(bad)
     with pytest.raises(ArenaError):
@@ -165,10 +167,11 @@ def test_limits_defaults_parsing_and_errors():
 
 
 def test_explain_names_the_limit():
-    lim = Limits(memory_mb=100, cpu_seconds=2, scratch_mb=8, processes=9)
+    lim = Limits(memory_mb=100, cpu_seconds=2, cpu_ceiling_seconds=5, scratch_mb=8, processes=9)
     xcpu = 128 + signal.SIGXCPU
-    assert sandbox.explain(xcpu, "", lim, "bwrap") == "CPU time limit of 2 s reached (SIGXCPU)"
-    assert sandbox.explain(-signal.SIGXCPU, "", lim, "rlimits") == "CPU time limit of 2 s reached (SIGXCPU)"
+    ceiling = "CPU time ceiling of 5 s per process reached (SIGXCPU)"
+    assert sandbox.explain(xcpu, "", lim, "bwrap") == ceiling
+    assert sandbox.explain(-signal.SIGXCPU, "", lim, "rlimits") == ceiling
     assert sandbox.explain(xcpu, "", lim, "rlimits") == ""  # an exit code, not a signal, outside bwrap
     assert "memory limit of 100 MiB" in sandbox.explain(1, "Traceback...\nMemoryError\n", lim, "bwrap")
     eagain = "BlockingIOError: [Errno 11] Resource temporarily unavailable"

@@ -23,7 +23,7 @@ def runner() -> CliRunner:
 
 def test_commands_are_registered_on_the_arena_group() -> None:
     names = {c.name for c in COMMANDS}
-    assert names == {"tournament", "ratings", "demo"}
+    assert names == {"tournament", "ratings", "demo", "check"}
     for name in names:
         assert name in cli.commands
     assert set(cli.commands["tournament"].commands) == {"run", "replay"}
@@ -99,6 +99,8 @@ def test_demo_config_of_every_game(name: str) -> None:
     config = demo_config(name)
     assert config.game == name
     assert config.format.players == (game.demo_players or game.default_players)
+    tc = config.time_control  # the game's own demo clock (tests/bots/test_clocks.py plays it)
+    assert (tc.move_ms, tc.bank_ms) == game.demo_time_control
     expected = {str(b.path) for b in bundled_bots(name)}
     assert expected <= {str(Path(e.path).resolve()) for e in config.entrants}
     assert all(not b.games or name in b.games for b in bundled_bots(name))

@@ -19,7 +19,8 @@ import pytest
 
 from tournaments.backends import ProcessBackend
 from tournaments.config import load_config
-from tournaments.run import LOCK_NAME, prepare, run_tournament
+from tournaments.lock import LOCK_NAME
+from tournaments.run import prepare, run_tournament
 from tournaments.store import STORE_NAME, Store
 
 from .conftest import FIRST_BOT, HASH_BOT, make_bot, small_config, write_config

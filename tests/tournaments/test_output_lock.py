@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from arena.cli import cli
 from arena.errors import ArenaError
 from tournaments.config import load_config
-from tournaments.run import LOCK_NAME, output_lock, prepare, run_tournament
+from tournaments.lock import LOCK_NAME, output_lock
+from tournaments.run import prepare, run_tournament
 from tournaments.store import STORE_NAME
 
 from .conftest import HASH_BOT, make_bot, small_config, write_config
@@ -29,7 +30,7 @@ SLOW_BOT = HASH_BOT.replace("def choose(observation, legal):",
 HOLDER = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from tournaments.run import output_lock
+    from tournaments.lock import output_lock
     with output_lock(Path(sys.argv[1])):
         print("holding", flush=True)
         sys.stdin.read()

@@ -27,7 +27,8 @@ from tournaments.backends import (
 )
 from tournaments.config import ConfigError, load_config
 from tournaments.ratings import compute_ratings
-from tournaments.run import prepare, replay_match, run_tournament
+from tournaments.replay import replay_match
+from tournaments.run import prepare, run_tournament
 from tournaments.store import STORE_NAME, Store
 
 from .conftest import make_bot, small_config, write_config

@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 import time
 
+from arena import build
+from arena.bots import load_bot
 from arena.referee import play_match
 from arena.sandbox import Limits
 from tests.conftest import surviving_children
@@ -61,4 +63,30 @@ def test_a_warm_bot_is_the_same_bot_with_the_same_limits(random_bot):
     assert fresh.limits == Limits()
     fresh.kill()
     warm.discard()
+    assert surviving_children() == []
+
+
+def test_a_bot_with_a_build_step_is_started_ahead_from_its_build(tmp_path, monkeypatch,
+                                                                  random_bot):
+    """The referee launches a bot from its build: the bot started ahead is that one."""
+    monkeypatch.setenv("ARENA_BUILD_CACHE", str(tmp_path / "cache"))
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bot.toml").write_text('name = "built"\ncommand = "python3 main.py"\n'
+                                     'build = "cp play.py main.py"\n', encoding="utf-8")
+    (source / "play.py").write_text("from protocol.sdk import run\n"
+                                    "run(lambda observation, legal: legal[0])\n", encoding="utf-8")
+    bot = load_bot(source)
+    warm = WarmStarts()
+    limits = Limits()
+    try:
+        warm.prepare([bot, random_bot], limits)
+        record = play_match("block", [bot, random_bot], seed=3, limits=limits,
+                            launch=warm.launch)
+        assert not record.failed, record.statuses
+        assert warm.handed_out == 2  # both the warm ones, the built bot too
+        assert not (source / "main.py").exists()  # it played from its build
+    finally:
+        warm.discard()
+        build.forget_failures()
     assert surviving_children() == []

@@ -20,6 +20,7 @@ class Block(Game):
     can_draw = True
     length_unit = "deals"
     chance_events = frozenset({"deal"})
+    example_field = "hand"
     Options = BlockOptions
     State = BlockState
 

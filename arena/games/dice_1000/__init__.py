@@ -20,7 +20,9 @@ class Dice1000(Game):
     chance = True
     can_draw = True  # only a capped match can share first place (§9)
     length_unit = "rounds"
+    length_option = "max_rounds"
     chance_events = frozenset({"first", "roll"})
+    example_field = "turn"
     Options = Dice1000Options
     State = Dice1000State
 

@@ -35,6 +35,7 @@ class DominoCribbage(Game):
     can_draw = False
     length_unit = "deals"
     chance_events = frozenset({"first_dealer", "deal", "starter"})
+    example_field = "hand"
     Options = DominoCribbageOptions
     State = DominoCribbageState
 

@@ -21,6 +21,7 @@ class Thousand(Game):
     can_draw = True
     length_unit = "deals"
     chance_events = frozenset({"dealer", "deal"})
+    example_field = "hand"
     Options = ThousandOptions
     State = ThousandState
 

@@ -6,7 +6,7 @@
 #include "mp.h"
 
 /* The rule to replace: play the first legal action. `observation` is a map (README.md lists its
- * fields: mp_get(observation, "hand") and so on); `legal` is an array of strings, never empty.
+ * fields: mp_get(observation, "{{field}}") and so on); `legal` is an array of strings, never empty.
  * Return one of the strings of `legal`, exactly. */
 static const char *choose(const mp_value *observation, const mp_value *legal) {
     (void)observation;

@@ -6,7 +6,7 @@
 const { receive, send } = require("./msgpack.js");
 
 // The rule to replace: play the first legal action. `observation` is an object (README.md lists
-// its fields: observation.hand and so on); `legal` is an array of strings, never empty.
+// its fields: observation.{{field}} and so on); `legal` is an array of strings, never empty.
 // Return one of the strings of `legal`, exactly.
 function choose(observation, legal) {
   return legal[0];

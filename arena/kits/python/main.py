@@ -12,7 +12,7 @@ from protocol import sdk
 def choose(observation, legal):
     """The rule to replace: play the first legal action.
 
-    ``observation`` is a dict (README.md lists its fields: observation["hand"] and so on);
+    ``observation`` is a dict (README.md lists its fields: observation["{{field}}"] and so on);
     ``legal`` is a list of strings, never empty. Return one of the strings of ``legal``, exactly.
     """
     action = legal[0]

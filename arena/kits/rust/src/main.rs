@@ -9,7 +9,7 @@ use msgpack::{message, receive, send, Value};
 use std::io::{self, BufWriter};
 
 /// The rule to replace: play the first legal action. `observation` is a map (README.md lists its
-/// fields: `observation.get("hand")` and so on); `legal` holds strings, never empty.
+/// fields: `observation.get("{{field}}")` and so on); `legal` holds strings, never empty.
 /// Return one of the strings of `legal`, exactly.
 fn choose(_observation: &Value, legal: &[String]) -> String {
     legal[0].clone()

@@ -1,5 +1,9 @@
 """Two tiny games on the interface of ``arena.game``, for tests of what every game relies on.
 
+This folder is a whole game as docs/adding-a-game.md describes it: the engine (here), its
+observation page (``observation.md``) and its replay drawer (``drawer.js``, ``drawer.css``);
+tests/games/test_fifth_game.py registers it and plays, checks and draws it like the others.
+
 - ``ToyDice``: press your luck with one die. On your turn you roll; a 1 loses the turn's total,
   anything else adds to it; then you choose ``roll`` or ``stop``. Turn k of seat s rolls from the
   chance stream ``("turn", s, k)``, so a seat meets the same dice in every match of a duplicate
@@ -117,13 +121,15 @@ class ToyDiceState(State):
 class ToyDice(Game):
     name = "toy-dice"
     title = "Toy dice"
-    rules_doc = "tests/games/toy.py"
+    rules_doc = "tests/games/toy/observation.md"
     player_counts = (2, 3)
     default_players = 2
     hidden_information = False
     chance = True
     can_draw = True
     length_unit = "rounds"
+    length_option = "max_rounds"
+    example_field = "totals"
     chance_events = frozenset({"roll"})
     Options = ToyOptions
     State = ToyDiceState

@@ -3,7 +3,7 @@
  * show itemised, and a score track per seat (the bar at the score, a mark at the score before the
  * last award, like a cribbage board's back peg) with each score's reason as it happens.
  * Events: docs/games/domino-cribbage.md, "Events (for checkers)". Tiles and tracks: Arena.draw
- * (draw.js); styles: games/domino-cribbage.css.
+ * (pieces.js); styles: drawer.css.
  */
 (function () {
   "use strict";
@@ -17,7 +17,7 @@
 
   function value(text) { var t = parseTile(text); return t[0] + t[1]; }
 
-  /* One upright tile, drawn by the shared library (draw.js). */
+  /* One upright tile, drawn by the shared library (pieces.js). */
   function tile(text, cls) {
     var t = parseTile(text);
     return Arena.draw.tile(t[0], t[1], { vertical: true, cls: "dc-tile " + (cls || "") });
@@ -227,7 +227,7 @@
     ]);
   }
 
-  /* The score track: one lane per seat from 0 to the target (draw.js's track), the bar at the
+  /* The score track: one lane per seat from 0 to the target (pieces.js's track), the bar at the
    * score, a mark where it stood before its last award (the back peg of a cribbage board) and
    * one every 30 points (the board's streets). */
   function board(state, ctx) {

@@ -1,6 +1,6 @@
 /* Block dominoes for the replay viewer: the chain as domino tiles, every hand, the open ends,
  * the scores and each deal's result. Events: docs/games/block.md; tiles: Arena.draw.tile
- * (draw.js); styles: games/block.css.
+ * (pieces.js); styles: drawer.css.
  */
 (function () {
   "use strict";

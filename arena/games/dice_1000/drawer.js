@@ -1,14 +1,14 @@
 /* Dice 1000 for the replay viewer: the current turn's rolls as dice (the dice set aside
  * highlighted), the turn's running total, what the turn ended with, and a score ladder per player
  * from 0 to 1000 with the pits, the barrel and the dump-truck number marked.
- * Events: docs/games/dice-1000.md §10. Dice: Arena.draw.die (draw.js); styles: games/dice-1000.css.
+ * Events: docs/games/dice-1000.md §10. Dice: Arena.draw.die (pieces.js); styles: drawer.css.
  */
 (function () {
   "use strict";
   var Arena = window.Arena;
   var h = Arena.h;
 
-  /* One die face, drawn by the shared library (draw.js). */
+  /* One die face, drawn by the shared library (pieces.js). */
   function die(face, opts) { return Arena.draw.die(face, opts); }
 
   function copy(s) {

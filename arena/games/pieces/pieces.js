@@ -1,6 +1,6 @@
 /* The shared drawing library of the replay viewer: domino tiles, playing cards, dice and score
- * tracks, for every game's drawer (games/<game>.js). Each function returns a DOM node built with
- * Arena.h; styles are in draw.css.
+ * tracks, for every game's drawer (arena/games/<game>/drawer.js). Each function returns a DOM
+ * node built with Arena.h; styles are in pieces.css.
  *
  *   Arena.draw.tile(a, b, {vertical, cls})   a domino [a|b], halves left to right (or top down)
  *   Arena.draw.card("QH", {cls})             a playing card: rank 9 J Q K T A, suit H D C S
@@ -81,7 +81,7 @@
                           "aria-label": "die showing " + face, "data-face": face }, kids);
   };
 
-  /* A score track from 0 to max: a bar to value, and marks (pits, a barrel, a target) as
+  /* A score track from 0 to max: a bar to value, and marks (a target, a span of points) as
    * {at, to (optional: a span), label, cls}. */
   draw.track = function (value, max, opts) {
     opts = opts || {};

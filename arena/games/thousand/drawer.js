@@ -1,7 +1,7 @@
 /* Thousand for the replay viewer: every hand as playing cards, the auction as a table, the
  * prikup, the cards passed, the trick in the middle with its winner, the trump, and the score
  * sheet with bolt and barrel marks. Events and fields: docs/games/thousand.md §17.
- * Cards: Arena.draw.card (draw.js); styles: games/thousand.css.
+ * Cards: Arena.draw.card (pieces.js); styles: drawer.css.
  */
 (function () {
   "use strict";
@@ -14,7 +14,7 @@
 
   function rankText(r) { return r === "T" ? "10" : r; }
 
-  /* One card, drawn by the shared library (draw.js). */
+  /* One card, drawn by the shared library (pieces.js). */
   function card(text, opts) { return Arena.draw.card(text, opts); }
 
   function sortCards(cards) {
