@@ -169,3 +169,27 @@ def test_killed_and_resumed_it_reaches_the_same_verdict(greedy_vs_random: dict[s
     assert again.returncode == 0 and "played 0 matches" in again.stdout  # decided: nothing more
     assert again.stdout.strip().splitlines()[-1] == greedy_vs_random["line"]
 
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_ctrl_c_stops_between_batches_and_the_resume_reaches_the_same_verdict(
+        greedy_vs_random: dict[str, Any], tmp_path: Path) -> None:
+    output = tmp_path / "stopped"
+    proc = start_run(greedy_vs_random["config"], output)
+    wait_for(output, 10, proc, timeout=120)
+    children = descendants(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole process group
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "stopping after the matches in flight" in err and "Traceback" not in err
+    assert out.strip().splitlines()[-1].startswith("SPRT: no verdict yet after ")
+    assert_all_gone(children)
+    with Store.open(output) as store:
+        assert [r["outcome"] for r in store.runs()] == ["stopped"]
+    before = stored(output)
+    proc = start_run(greedy_vs_random["config"], output)
+    out, err = proc.communicate(timeout=240)
+    assert proc.returncode == 0, err
+    assert f"resuming: {before} of 400 matches already played" in err
+    assert out.strip().splitlines()[-1] == greedy_vs_random["line"]
