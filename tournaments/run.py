@@ -4,7 +4,9 @@ Nothing is written before every input has been checked: the config, every bot fo
 entrant count and, for an existing store, that it holds this very tournament (same config but for
 ``workers`` and ``output``, same bots by content hash, same schedule). Then the matches the store
 does not hold yet are played by a backend, and each is stored by this (the parent) process as it
-arrives. Running the same command again resumes: a match is stored once or not at all.
+arrives. Running the same command again resumes: a match is stored once or not at all. An SPRT
+(``tournaments.sprt``) plays its matches in batches, in schedule order, and stops at its test's
+verdict, which a resume reaches again from the stored results.
 """
 from __future__ import annotations
 
