@@ -195,10 +195,10 @@ def _listing(top: Path, read: bool, max_bytes: int, links_out: bool = False) -> 
             else:
                 raise _refuse(top, rel, f"is {_kind_name(st.st_mode)}; a bot folder may hold only "
                                         "files, folders and links")
-        for name, full, rel, mode in reversed(folders):  # popped in name order
+        for _, full, rel, _ in reversed(folders):  # popped in name order
             stack.append((full, rel))
         # a folder's own entry comes before its contents: yield them in name order now
-        for name, full, rel, mode in folders:
+        for _, _, rel, mode in folders:
             yield Entry(rel, "dir", mode)
 
 

@@ -199,6 +199,7 @@ def _build(bot: BotSpec, source: Path, cache: Path, entry: Path) -> None:
                               "(the limit folder_mb)", output)
         if code != 0:
             from arena.connection import describe_exit
+            assert code is not None  # not stopped: _watch returned once the step had ended
             raise BuildFailed(f"build step `{command}` {describe_exit(code)} after {seconds:.1f} s"
                               + (f" ({hint})" if hint else ""), output)
         _settle(folder)

@@ -73,7 +73,7 @@ def describe_game(game: Game) -> list[str]:
         lines.append(f"  {f.name} (default {_defaults(game, f)}{extra})")
         lines.append(f"      {field_doc(f)}")
         if f.name == preset_field:
-            for name, values in game.Options.PRESETS.items():
+            for name, values in getattr(game.Options, "PRESETS", {}).items():
                 shown = ", ".join(f"{k}={_show_value(v)}" for k, v in values.items()) or "the defaults"
                 lines.append(f"      {name}: {shown}")
     return lines
@@ -118,7 +118,8 @@ def _time_control(text: str | None) -> TimeControl:
 @cli.command()
 @click.argument("game_name", metavar="GAME")
 @click.argument("bot_paths", metavar="BOT...", nargs=-1, required=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every shuffle: the same seed gives the same deals.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The seed of every shuffle: the same seed gives the same deals.")
 @click.option("--option", "-o", "option_items", multiple=True, metavar="KEY=VALUE",
               help="Set a rule option (repeatable); `arena games` lists them.")
 @click.option("--time-control", "-t", metavar="MOVE+BANK",
@@ -129,14 +130,22 @@ def _time_control(text: str | None) -> TimeControl:
                    "them).")
 @click.option("--replay", "replay_path", metavar="FILE",
               help="Write the match record as JSON to this file.")
+@click.option("--view", "view", is_flag=True,
+              help="Write the match's replay as one HTML page to open from disk: beside the "
+                   "--replay record (FILE.json gives FILE.html), or GAME-seedN.html in the current "
+                   "folder without --replay.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tuple[str, ...],
          time_control: str | None, limits_text: str | None, replay_path: str | None,
-         quiet: bool) -> None:
+         view: bool, quiet: bool) -> None:
     """Play one match of GAME between the bots in the given folders; print it move by move."""
     if replay_path:
         check_output_file(replay_path, "--replay")
     game = get_game(game_name)
+    if view:  # checked before the match, as --replay is
+        write_view = _viewer()
+        view_page = _view_page(replay_path, game.name, seed)
+        check_output_file(view_page, "--view")
     if len(bot_paths) not in game.player_counts:
         raise ArenaError(f"{game.name} is played by {game.players_text()} players; "
                          f"got {len(bot_paths)} bots")
@@ -152,17 +161,48 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     names = _seat_names(bots)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
+    notes: list[str] = []  # the note of the decision whose action event comes next
+
+    def noted(decision: dict) -> None:
+        if "note" in decision:
+            notes.append(f"note: {visible_line(decision['note'])}")
+        elif "note_dropped" in decision:
+            notes.append(f"note dropped: {decision['note_dropped']}")
+
     def show(event: dict) -> None:
         line = game.describe(event, names)
+        if event.get("type") == "action" and notes:
+            line = f"{line}   [{notes.pop()}]" if line else f"  [{notes.pop()}]"
         if line and not quiet:
             click.echo(line)
 
-    record = play_match(game, bots, options=options, seed=seed,
-                        time_control=tc, limits=limits, on_event=show)
+    record = play_match(game, bots, options=options, seed=seed, time_control=tc, limits=limits,
+                        on_event=show, on_decision=noted)
     _print_result(record, names)
     if replay_path:
         Path(replay_path).write_text(record.to_json(indent=1), encoding="utf-8")
         click.echo(f"match record written to {replay_path}")
+    if view:
+        write_view(record, view_page)
+        click.echo(f"replay page written to {view_page} (open it in a web browser)")
+
+
+def _view_page(replay_path: str | None, game: str, seed: int) -> Path:
+    """Where ``--view`` writes: the record's name with ``.html``, or ``GAME-seedN.html`` here."""
+    if not replay_path:
+        return Path(f"{game}-seed{seed}.html")
+    page = Path(replay_path).with_suffix(".html")
+    return page if page != Path(replay_path) else Path(f"{replay_path}.html")
+
+
+def _viewer():
+    """The one-match page writer, ``write_view(record, page)``: arena imports no layer above it,
+    so the reports package offers it through the ``arena.viewers`` entry point
+    (``pyproject.toml``), as it offers its commands."""
+    for entry in entry_points(group="arena.viewers", name="html"):
+        return entry.load()
+    raise ArenaError("--view needs arena's reports package, which writes the page (the "
+                     "'arena.viewers' entry point 'html'); reinstall arena with it")
 
 
 def _build_first(bots) -> None:
@@ -209,7 +249,8 @@ def _language(text: str) -> str:
 
 @cli.command("new-bot")
 @click.argument("folder", metavar="FOLDER")
-@click.option("--game", "game_name", metavar="GAME", required=True, help="Write a bot for this game (`arena games` lists them).")
+@click.option("--game", "game_name", metavar="GAME", required=True,
+              help="Write a bot for this game (`arena games` lists them).")
 @click.option("--lang", "lang", required=True, metavar="LANG", callback=lambda _c, _p, v: _language(v),
               help="Write the bot in this language: python, c, javascript (or js, node) or rust.")
 @click.option("--name", metavar="NAME", help="Give the bot this name (default: the folder's name).")

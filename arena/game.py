@@ -128,6 +128,10 @@ class State(ABC):
     _legal: Sequence[str]
 
     @abstractmethod
+    def __init__(self, options: Any, seed: int) -> None:
+        """A new match (:meth:`Game.new_match`): every chance outcome drawn from ``Chance(seed)``."""
+
+    @abstractmethod
     def current_player(self) -> int: ...
 
     def legal_actions(self) -> list[str]:
@@ -193,6 +197,9 @@ class Game(ABC):
     # the clock `arena demo` plays, in ms a move and ms of bank: every bundled bot of the game
     # must fit it with room to spare (tests/bots/test_clocks.py)
     demo_time_control: ClassVar[tuple[int, int]] = (150, 1000)
+    # the most length_unit a demo match lasts (None: whole matches), so that a demo takes about a
+    # minute: a capped match is ranked by the game's rule for one
+    demo_length: ClassVar[int | None] = None
     chance_events: ClassVar[frozenset[str]] = frozenset()  # event types that hold chance outcomes
     example_field: ClassVar[str]         # an observation field the starter kits name (``"hand"``)
     Options: ClassVar[type]             # the options dataclass (arena.options)
@@ -203,7 +210,9 @@ class Game(ABC):
         """The game's folder: the package its class is defined in (``arena/games/<game>/``). Beside
         the engine it holds :attr:`observation_page` and the replay drawer (``drawer.js``,
         ``drawer.css``), so everything that knows the game is found from the game."""
-        return Path(sys.modules[type(self).__module__].__file__).resolve().parent
+        file = sys.modules[type(self).__module__].__file__
+        assert file is not None  # a game is a module read from a file
+        return Path(file).resolve().parent
 
     @property
     def observation_page(self) -> Path:

@@ -116,7 +116,8 @@ def build_options(options_cls: type, values: Mapping[str, Any], fixed: Mapping[s
         preset = _coerce(preset_field, values[preset_field], _field_type(options_cls, f))
         check_choice(f, preset)
         kwargs[preset_field] = preset
-        for name, value in options_cls.PRESETS.get(preset, {}).items():
+        presets: dict[str, dict[str, Any]] = getattr(options_cls, "PRESETS", {})
+        for name, value in presets.get(preset, {}).items():
             kwargs.setdefault(name, value)  # fixed values stay fixed
     for name, raw in values.items():
         if name == preset_field:

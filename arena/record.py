@@ -105,6 +105,10 @@ class MatchRecord:
 COMPACT_KEY = "compact"
 COMPACT_VERSION = 1
 ACTION_KEYS = ("type", "seat", "action")
+# Optional in a decision (SPEC.md §3); packed as a column each, after the events (``notes``,
+# ``notes_dropped``), and only in a record that has some: a record without notes packs as before,
+# and notes written last cost little more than their own compressed bytes.
+NOTE_KEYS = {"note": "notes", "note_dropped": "notes_dropped"}
 
 
 def compact(data: dict[str, Any]) -> dict[str, Any]:
@@ -117,10 +121,14 @@ def compact(data: dict[str, Any]) -> dict[str, Any]:
     events = data.get("events", [])
     table: dict[str, int] = {}
     seats, legal, picks, ms = [], [], [], []
+    notes: dict[str, list[Any]] = {}
     try:
-        for d in decisions:
+        for k, d in enumerate(decisions):
             if len(d) != 4:
-                raise ValueError
+                for key in d.keys() - {"seat", "legal", "action", "ms"}:
+                    if key not in NOTE_KEYS:
+                        raise ValueError
+                    notes.setdefault(key, [None] * len(decisions))[k] = d[key]
             indices = []
             for a in d["legal"]:
                 i = table.get(a)
@@ -150,18 +158,24 @@ def compact(data: dict[str, Any]) -> dict[str, Any]:
     out["strings"] = list(table)
     out["decisions"] = {"seat": seats, "legal": legal, "pick": picks, "ms": ms}
     out["events"] = packed_events
+    out.update((NOTE_KEYS[key], column) for key, column in notes.items())
     return out
 
 
 def expand(data: dict[str, Any]) -> dict[str, Any]:
     """The full record's dict from its compact form."""
-    out = {k: v for k, v in data.items() if k not in (COMPACT_KEY, "strings", "decisions", "events")}
+    out = {k: v for k, v in data.items()
+           if k not in (COMPACT_KEY, "strings", "decisions", "events", *NOTE_KEYS.values())}
     strings = data["strings"]
     d = data["decisions"]
     decisions = []
     for seat, indices, pick, ms in zip(d["seat"], d["legal"], d["pick"], d["ms"]):
         legal = [strings[i] for i in indices]
         decisions.append({"seat": seat, "legal": legal, "action": legal[pick], "ms": ms})
+    for key, column in NOTE_KEYS.items():
+        for decision, value in zip(decisions, data.get(column, ())):
+            if value is not None:
+                decision[key] = value
     events = []
     k = 0
     for e in data["events"]:

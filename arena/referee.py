@@ -19,6 +19,7 @@ from arena.errors import ArenaError
 from arena.game import Game, Result, bot_seed
 from arena.games import get_game
 from arena.options import options_to_dict
+from arena.text import bot_note
 from arena.build import BuildFailed, ensure_built
 from arena.record import (
     BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT, MatchRecord, SeatStatus,
@@ -103,6 +104,7 @@ def play_match(
     limits: sandbox.Limits | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
     launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess] | None = None,
+    on_decision: Callable[[dict[str, Any]], None] | None = None,
 ) -> MatchRecord:
     """Play one match; ``options`` is the game's options object or a mapping of user values.
 
@@ -110,7 +112,8 @@ def play_match(
     hands out bot processes it started ahead of time (they have never played: a bot still starts
     fresh for every match). A bot with a build step is built first (``arena.build``, cached by
     its folder's content hash) and launched from its build; a failed build is the seat's
-    ``build_failed``.
+    ``build_failed``. ``on_decision`` sees each decision as the record keeps it (with the bot's
+    note, if it sent one) just before its events go to ``on_event``.
     """
     game = get_game(game) if isinstance(game, str) else game
     if len(bots) not in game.player_counts:
@@ -147,14 +150,18 @@ def play_match(
             seat_no = state.current_player()
             seat = seats[seat_no]
             legal = state.legal_actions()
-            action, used_ms = _ask(seat, seat_no, len(record.decisions), state.observation(seat_no),
-                                   legal, time_control)
+            action, used_ms, note = _ask(seat, seat_no, len(record.decisions),
+                                         state.observation(seat_no), legal, time_control)
             if action is None:
                 break
-            record.decisions.append({"seat": seat_no, "legal": legal, "action": action,
-                                     "ms": round(used_ms, 1)})
+            decision = {"seat": seat_no, "legal": legal, "action": action, "ms": round(used_ms, 1)}
+            if note is not None:  # SPEC.md §3: the bot's reason, kept with its decision
+                decision.update(bot_note(note))
+            record.decisions.append(decision)
             seat.cpu_earned += max(used_ms, time_control.move_ms) / 1000  # move time + bank drawn
             seat.answered += 1
+            if on_decision is not None:
+                on_decision(decision)
             state.apply(action)
             emit()
     finally:
@@ -244,14 +251,15 @@ def _handshake(seats: list[_Seat], game: str, options: dict[str, Any], tc: TimeC
 
 
 def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], legal: list[str],
-         tc: TimeControl) -> tuple[str | None, float]:
-    """One decision: the bot's action and the time it took, or ``None`` if the bot failed."""
+         tc: TimeControl) -> tuple[str | None, float, Any]:
+    """One decision: the bot's action, the time it took and the ``note`` it sent (``None`` when
+    it sent none); the action is ``None`` if the bot failed."""
     assert seat.conn is not None
     early = seat.conn.unsolicited()  # SPEC.md §3: nothing may be sent when no answer is due
     if early is not None:
         seat.fail(PROTOCOL_ERROR, f"decision {decision}: sent {early} when no answer was due "
                                   "(before this decision was asked; one answer per act)")
-        return None, 0.0
+        return None, 0.0, None
     message = {
         "type": "act", "decision": decision, "observation": observation, "legal": legal,
         "clock": {"move_ms": tc.move_ms, "bank_ms": int(seat.bank_ms)},
@@ -270,13 +278,13 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
     except BotTimeout as exc:
         failed(TIMEOUT, f"{exc}: decision {decision} exceeded its {tc.move_ms} ms "
                         f"plus {int(seat.bank_ms)} ms left in its bank")
-        return None, 0.0
+        return None, 0.0, None
     except BotExited as exc:
         failed(CRASH, f"{exc} while deciding (decision {decision})")
-        return None, 0.0
+        return None, 0.0, None
     except BotProtocolError as exc:
         failed(PROTOCOL_ERROR, f"decision {decision}: {exc}", str(exc))
-        return None, 0.0
+        return None, 0.0, None
     used_ms = (time.monotonic() - started) * 1000
     seat.status.time_ms += used_ms
     seat.bank_ms -= max(0.0, used_ms - tc.move_ms)
@@ -284,23 +292,23 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
     if seat.bank_ms < 0:
         failed(TIMEOUT, f"decision {decision} took {used_ms:.0f} ms and overdrew its time bank",
                action if isinstance(action, str) else None)
-        return None, used_ms
+        return None, used_ms, None
     if reply["type"] != "action" or not isinstance(action, str):
         failed(PROTOCOL_ERROR, f"decision {decision}: expected an 'action' message with a string "
                                f"action, got type {reply['type']!r} with action {action!r}",
                repr({k: reply[k] for k in list(reply)[:8]}))
-        return None, used_ms
+        return None, used_ms, None
     echoed = reply.get("decision", decision)  # optional (SPEC.md §3): which act it answers
     if echoed != decision or type(echoed) is not int:
         seat.fail(PROTOCOL_ERROR, f"decision {decision}: answered decision {echoed!r} "
                                   f"(a late answer to an earlier act, or one sent ahead)")
-        return None, used_ms
+        return None, used_ms, None
     if action not in legal:
         shown = action if len(action) <= 40 else action[:40] + "..."
         failed(ILLEGAL_ACTION, f"decision {decision}: {shown!r} is not one of the legal "
                                f"actions {legal}", action)
-        return None, used_ms
-    return action, used_ms
+        return None, used_ms, None
+    return action, used_ms, reply.get("note")
 
 
 ANSWER_CAP = 200  # characters of a failing answer kept in the record

@@ -17,3 +17,26 @@ def visible(text: object) -> str:
 def visible_line(text: object) -> str:
     """As :func:`visible`, newline and tab included: for names, which must stay on one line."""
     return str(text).translate(_ONE_LINE)
+
+
+NOTE_BYTES = 256  # the most a decision's note keeps, in UTF-8 bytes (protocol/SPEC.md §3)
+NOTE_CUT = "…[cut]"  # ends a note that was longer
+_TYPE_NAMES = {bool: "bool", int: "int", float: "float", bytes: "bin", list: "array", dict: "map"}
+
+
+def bot_note(note: object) -> dict[str, str]:
+    """What a decision's record keeps of the ``note`` a bot sent with its action: ``{"note":
+    text}``, its control characters (newline and tab too) made visible and cut to ``NOTE_BYTES``
+    bytes of UTF-8 with ``NOTE_CUT`` at the end; ``{"note_dropped": "not a string (int)"}`` for a
+    note that is not a string; nothing for an empty one."""
+    if not isinstance(note, str):
+        kind = _TYPE_NAMES.get(type(note), type(note).__name__)
+        return {"note_dropped": f"not a string ({kind})"}
+    if not note:
+        return {}
+    text = note.translate(_ONE_LINE)
+    data = text.encode("utf-8", errors="replace")
+    if len(data) > NOTE_BYTES:
+        room = NOTE_BYTES - len(NOTE_CUT.encode("utf-8"))
+        text = data[:room].decode("utf-8", errors="ignore") + NOTE_CUT
+    return {"note": text}

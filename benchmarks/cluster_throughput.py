@@ -1,10 +1,12 @@
 """Cluster throughput: matches per second on a Dask LocalCluster of N workers against the local
 pool of N worker processes.
 
-    python benchmarks/cluster_throughput.py [--workers N] [--entrants K] [--rounds R] [--repeats R]
+    python benchmarks/cluster_throughput.py [--game NAME] [--workers N] [--entrants K] [--rounds R]
+                                            [--repeats R]
 
-Plays the same round-robin of random Block bots (the bundled ``bots/random``, entered K times
-under different names; full 2-player matches, default options and time control) through
+Plays the same round-robin of random bots of a game (``--game``, default Block; the bundled
+``bots/random``, entered K times under different names; full 2-player matches, default options
+and time control) through
 ``run_tournament`` exactly as ``arena tournament run`` does, into a SQLite store:
 
 - locally, with the process pool of N workers (``--workers N``);
@@ -34,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arena.games import DEFAULT_GAME, GAMES  # noqa: E402
 from arena.sandbox.files import temp_base  # noqa: E402
 from tournaments.cluster import CACHE_ENV, DaskBackend  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
@@ -53,10 +56,10 @@ class Figures:
     startup_ms: float   # of which: starting the bots and the handshake
 
 
-def run_once(kind: str, workers: int, entrants: int, rounds: int, folder: Path, bot: Path,
-             address: str | None) -> Figures:
+def run_once(game: str, kind: str, workers: int, entrants: int, rounds: int, folder: Path,
+             bot: Path, address: str | None) -> Figures:
     config = parse_config({
-        "name": f"throughput-{kind}", "game": "block", "seed": 1,
+        "name": f"throughput-{kind}", "game": game, "seed": 1,
         "entrants": [{"path": str(bot), "name": f"random-{i}"} for i in range(entrants)],
         "format": {"type": "round-robin", "players": 2, "rounds": rounds},
     }, base_dir=folder, source="benchmark")
@@ -79,6 +82,8 @@ def run_once(kind: str, workers: int, entrants: int, rounds: int, folder: Path, 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES),
+                        help=f"the game played (default {DEFAULT_GAME})")
     parser.add_argument("--workers", type=int, default=2, help="N (default 2)")
     parser.add_argument("--entrants", type=int, default=4,
                         help="random bots entered (default 4)")
@@ -105,20 +110,20 @@ def main() -> int:
                              dashboard_address=None, silence_logs=40) as cluster:
             folder = Path(tmp)
             address = cluster.scheduler_address
-            run_once("warm-local", args.workers, 2, 1, folder, args.bot, None)
-            run_once("warm-dask", args.workers, 2, 1, folder, args.bot, address)
+            run_once(args.game, "warm-local", args.workers, 2, 1, folder, args.bot, None)
+            run_once(args.game, "warm-dask", args.workers, 2, 1, folder, args.bot, address)
             for i in range(args.repeats):
-                local.append(run_once(f"local-{i}", args.workers, args.entrants, args.rounds,
-                                      folder, args.bot, None))
-                dask.append(run_once(f"dask-{i}", args.workers, args.entrants, args.rounds,
-                                     folder, args.bot, address))
+                local.append(run_once(args.game, f"local-{i}", args.workers, args.entrants,
+                                      args.rounds, folder, args.bot, None))
+                dask.append(run_once(args.game, f"dask-{i}", args.workers, args.entrants,
+                                     args.rounds, folder, args.bot, address))
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     best_local, best_dask = max(local), max(dask)
     n = args.workers
     ratio = best_dask.rate / best_local.rate
     steady_ratio = max(d.steady for d in dask) / max(p.steady for p in local)
-    print(f"round-robin of {args.entrants} random Block bots, {args.rounds} rounds: "
+    print(f"round-robin of {args.entrants} random {args.game} bots, {args.rounds} rounds: "
           f"{best_local.matches} full 2-player matches per run; best of {args.repeats} runs each, "
           "in alternation")
     print("all runs (matches/s): local pool " + ", ".join(f"{r.rate:.2f}" for r in local)

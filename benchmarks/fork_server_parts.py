@@ -10,8 +10,9 @@ alternate one by one, in random order, so that the machine's drift falls on both
 difference of the medians is what the step costs. A first line compares the real server with an
 unchanged copy: the noise floor of this run. Everything runs on one core (this process pins
 itself; servers and bots inherit it): spread over cores, which core a server happens to run on
-changes its cost more than most steps do (every message then wakes a process on another core). A copy without a step is not a sandbox to play in:
-it exists only in this benchmark's temporary folder.
+changes its cost more than most steps do (every message then wakes a process on another core).
+A copy without a step is not a sandbox to play in: it exists only in this benchmark's temporary
+folder.
 
 The steps are those of ``arena/sandbox/zygote_server.py``'s ``child_b`` (and the clone before
 it); a step whose text is no longer found there stops the benchmark, so that it cannot measure
@@ -67,7 +68,8 @@ def compare(servers: list[Path], bot_folder: Path, work: Path, meter: CpuMeter,
         shutil.copytree(bot_folder, folder)
         bot = ensure_built(load_bot(folder))  # started from its build, if it has one
         zygote.SERVER = server
-        start = (lambda bot=bot: sandbox.start(bot, sandbox.Limits()))
+        def start(bot=bot):
+            return sandbox.start(bot, sandbox.Limits())
         for _ in range(3):  # warm up: the server starts now, from this source; its first child
             one_run(start, meter)
         starts.append(start)

@@ -32,8 +32,9 @@ from arena import sandbox  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
 from arena.build import ensure_built  # noqa: E402
 from arena.connection import Connection  # noqa: E402
+from arena.games import DEFAULT_GAME  # noqa: E402
 from arena.sandbox import zygote  # noqa: E402
-from benchmarks.sandbox_startup import HELLO  # noqa: E402
+from benchmarks.sandbox_startup import hello  # noqa: E402
 
 NOTE = "_note({!r})\n"
 # (the step that starts at this text, the text): in the order a child runs them
@@ -85,7 +86,7 @@ def one_start(bot) -> list[tuple[str, float, int]]:
     process = sandbox.start(bot, sandbox.Limits())
     try:
         conn = Connection(process.proc)
-        conn.send(HELLO)
+        conn.send(hello(DEFAULT_GAME))
         conn.exchange(None, time.monotonic() + 10)
         tail = conn.stderr_tail()
     finally:

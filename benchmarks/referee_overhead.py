@@ -1,20 +1,21 @@
 """Referee cost per decision against a raw MessagePack echo round-trip, measured in the same run.
 
-    python benchmarks/referee_overhead.py [--matches 20] [--rounds 3]
+    python benchmarks/referee_overhead.py [--game NAME] [--matches 20] [--rounds 3]
 
-Referee: whole Block matches of two random bots through the real protocol; the time from the end
-of the handshake to the end of the match, divided by the decisions. Echo: the very same request
-messages (rebuilt from those matches) packed and sent over pipes to an echo process per seat that
-decodes each one and answers a small action message: the floor any referee pays for the
-transport. The echo runs in the bots' own interpreter (``/usr/bin/python3`` and the staged SDK,
-as a sandboxed bot does), so that its side of the pipe costs what a bot's side does. Both are measured in wall time and in CPU
-counted in a CPU-accounting cgroup (``benchmarks/cpu_meter.py``: the referee and both sandboxed
-bots for a match, this process and the echo for the echo), which others' load on a shared
-machine does not inflate the way it inflates wall time. Target: the referee adds at most 25% to
-the echo round-trip. The engine's own CPU for the same decisions (replayed in this process) is
-printed too, and the ratio without it: the part of the cost that is the referee's, not the game's.
-So is the echo with new processes for every match, as a referee has new bots: what that alone
-adds to the transport (the target stays against the long-lived echo).
+Referee: whole matches of a game (``--game``, default Block) between two random bots through the
+real protocol; the time from the end of the handshake to the end of the match, divided by the
+decisions. Echo: the very same request messages (rebuilt from those matches) packed and sent over
+pipes to an echo process per seat that decodes each one and answers a small action message: the
+floor any referee pays for the transport. The echo runs in the bots' own interpreter
+(``/usr/bin/python3`` and the staged SDK, as a sandboxed bot does), so that its side of the pipe
+costs what a bot's side does. Both are measured in wall time and in CPU counted in a CPU-accounting
+cgroup (``benchmarks/cpu_meter.py``: the referee and both sandboxed bots for a match, this process
+and the echo for the echo), which others' load on a shared machine does not inflate the way it
+inflates wall time. Target: the referee adds at most 25% to the echo round-trip. The engine's own
+CPU for the same decisions (replayed in this process) is printed too, and the ratio without it: the
+part of the cost that is the referee's, not the game's. So is the echo with new processes for every
+match, as a referee has new bots: what that alone adds to the transport (the target stays against
+the long-lived echo).
 
 Everything runs on one core (this process pins itself; the bots and the echoes inherit it), as a
 tournament worker runs a match on the cores it owns. Spread over idle cores, every message wakes
@@ -28,7 +29,6 @@ import argparse
 import os
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
 import time
@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arena.bots import load_bot  # noqa: E402
-from arena.games import get_game  # noqa: E402
+from arena.games import DEFAULT_GAME, GAMES, get_game  # noqa: E402
 from arena.options import options_from_dict  # noqa: E402
 from arena.referee import TimeControl, play_match  # noqa: E402
 from arena.sandbox import files, zygote  # noqa: E402
@@ -61,7 +61,7 @@ while True:
 """
 
 
-def referee_run(bots, seeds, meter: CpuMeter) -> tuple[float, float, int, list]:
+def referee_run(game: str, bots, seeds, meter: CpuMeter) -> tuple[float, float, int, list]:
     """Seconds and CPU seconds (the referee and both bots, from the cgroup) spent in decision
     loops, decisions, and the records."""
     total, cpu, decisions, records = 0.0, 0.0, 0, []
@@ -71,7 +71,7 @@ def referee_run(bots, seeds, meter: CpuMeter) -> tuple[float, float, int, list]:
         def on_event(event, marks=marks) -> None:
             if not marks or event.get("type") == "match_end":  # the first and the last only
                 marks.append((time.perf_counter(), meter.usage_ns()))
-        record = play_match("block", bots, seed=seed, time_control=TimeControl(), on_event=on_event)
+        record = play_match(game, bots, seed=seed, time_control=TimeControl(), on_event=on_event)
         assert not record.failed, record.statuses
         total += marks[-1][0] - marks[0][0]
         cpu += (marks[-1][1] - marks[0][1]) / 1e9
@@ -82,7 +82,7 @@ def referee_run(bots, seeds, meter: CpuMeter) -> tuple[float, float, int, list]:
 
 def requests_of(records) -> list[dict]:
     """The act messages of those matches, rebuilt by replaying them through the engine."""
-    game = get_game("block")
+    game = get_game(records[0].game)
     frames = []
     for record in records:
         state = game.new_match(options_from_dict(game, record.options), record.seed)
@@ -100,7 +100,7 @@ def engine_run(records) -> float:
     """CPU seconds the engine itself spends on those matches' decisions: the calls the referee
     makes for each (whose turn, the observation, the legal actions, the action applied), in this
     process, best of three. The game's cost, which any referee pays (``engine_speed.py``)."""
-    game = get_game("block")
+    game = get_game(records[0].game)
     best = float("inf")
     for _ in range(3):
         started = time.thread_time()
@@ -162,6 +162,8 @@ def fresh_echo_run(matches: list[list[dict]], meter: CpuMeter) -> tuple[float, f
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES),
+                        help=f"the game played (default {DEFAULT_GAME})")
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
@@ -169,10 +171,10 @@ def main() -> None:
     bot = load_bot(ROOT / "bots" / "random")
     ref_us, echo_us, ref_cpu, echo_cpu, engine_cpu, fresh_cpu = [], [], [], [], [], []
     with CpuMeter() as meter:
-        play_match("block", [bot, bot], seed=10**6)  # the sandbox probe, the SDK, the fork server
+        play_match(args.game, [bot, bot], seed=10**6)  # the sandbox probe, the SDK, the fork server
         for r in range(args.rounds):
             seeds = range(r * args.matches, (r + 1) * args.matches)
-            seconds, cpu, decisions, records = referee_run([bot, bot], seeds, meter)
+            seconds, cpu, decisions, records = referee_run(args.game, [bot, bot], seeds, meter)
             frames = requests_of(records)
             assert len(frames) == decisions
             engine_cpu.append(engine_run(records) / decisions * 1e6)
@@ -188,8 +190,8 @@ def main() -> None:
                   f"{engine_cpu[-1]:.1f} µs), echo {echo_cpu[-1]:.1f} µs (new echoes every match: "
                   f"{fresh_cpu[-1]:.1f} µs) per decision", flush=True)
         zygote.close_all()
-    print(f"\non core {max(os.sched_getaffinity(0))} alone; referee and echo driver in "
-          f"{sys.executable} (Python {platform.python_version()}), echo in {ECHO_PYTHON}; "
+    print(f"\n{args.game}; on core {max(os.sched_getaffinity(0))} alone; referee and echo driver "
+          f"in {sys.executable} (Python {platform.python_version()}), echo in {ECHO_PYTHON}; "
           f"CPU counted in {meter.kind}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for label, ref, echo in (("wall", ref_us, echo_us), ("CPU ", ref_cpu, echo_cpu)):

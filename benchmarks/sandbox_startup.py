@@ -1,13 +1,14 @@
 """What does the sandbox cost a bot at start-up? Spawn to first message, with and without it.
 
-    python benchmarks/sandbox_startup.py [--runs N] [--bot PATH]
+    python benchmarks/sandbox_startup.py [--game NAME] [--runs N] [--bot PATH]
 
 Besides wall times it counts the CPU of each start and stop (spawn, hello, ready, goodbye,
 teardown) in a CPU-accounting cgroup of its own (``benchmarks/cpu_meter.py``), which sees the
 sandboxed bot's processes that ``time`` and ``getrusage`` miss, and prints the fork server's CPU
 beside the cold start's, measured in the same run. Target: fork server <= 0.25 of the cold start.
 
-Each variant starts the bot, sends the ``hello`` and times until the bot's ``ready`` arrives (the
+Each variant starts the bot, sends the ``hello`` of a 2-player match of the game (``--game``,
+default Block; its default options) and times until the bot's ``ready`` arrives (the
 whole start-up a match waits for), then says goodbye, gives the bot the referee's grace to exit
 and times the teardown (``kill``: the
 sandbox's sweep of everything the bot started, scratch removal, uid release). Variants:
@@ -40,14 +41,21 @@ from arena import sandbox  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
 from arena.build import ensure_built  # noqa: E402
 from arena.connection import Connection  # noqa: E402
+from arena.games import DEFAULT_GAME, GAMES, get_game  # noqa: E402
+from arena.options import options_to_dict  # noqa: E402
 from arena.referee import GOODBYE_GRACE  # noqa: E402
 from arena.sandbox import command, files, launch, zygote  # noqa: E402
 from benchmarks.cpu_meter import CpuMeter  # noqa: E402
 from arena.sandbox.cgroups import MemoryCap  # noqa: E402
 from protocol.wire import PROTOCOL_VERSION  # noqa: E402
 
-HELLO = {"type": "hello", "protocol": PROTOCOL_VERSION, "game": "block", "options": {}, "seat": 0,
-         "num_players": 2, "players": ["a", "b"], "time_control": {}}
+
+
+def hello(name: str) -> dict:
+    """The ``hello`` of seat 0 in a 2-player match of the game ``name`` with its default options."""
+    options = options_to_dict(get_game(name).make_options(2))
+    return {"type": "hello", "protocol": PROTOCOL_VERSION, "game": name, "options": options,
+            "seat": 0, "num_players": 2, "players": ["a", "b"], "time_control": {}}
 
 
 class Plain:
@@ -78,13 +86,14 @@ def without_cgroup(bot, level: str, fork_server: bool = True) -> sandbox.BotProc
         launch.MEMORY_CGROUP = True
 
 
-def one_run(start, meter: CpuMeter) -> tuple[float, float, float]:
-    """(spawn to ready, teardown, CPU of it all) in milliseconds."""
+def one_run(start, meter: CpuMeter, greeting: dict | None = None) -> tuple[float, float, float]:
+    """(spawn to ready, teardown, CPU of it all) in milliseconds; ``greeting`` is the hello
+    (default: ``DEFAULT_GAME``'s)."""
     cpu0 = meter.usage_ns()
     t0 = time.perf_counter()
     process = start()
     conn = Connection(process.proc)
-    conn.send(HELLO)
+    conn.send(greeting or hello(DEFAULT_GAME))
     reply = conn.exchange(None, time.monotonic() + 10)
     t1 = time.perf_counter()
     assert reply["type"] == "ready", reply
@@ -103,9 +112,12 @@ def one_run(start, meter: CpuMeter) -> tuple[float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES),
+                        help=f"the game of the hello (default {DEFAULT_GAME})")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--bot", default=str(Path(__file__).resolve().parent.parent / "bots" / "random"))
     args = parser.parse_args()
+    greeting = hello(args.game)
     bot = ensure_built(load_bot(args.bot))  # started from its build, if it has one
     found = sandbox.support()
     levels = [sandbox.BWRAP] if found.best == sandbox.BWRAP else []
@@ -125,15 +137,16 @@ def main() -> None:
             variants["bwrap, cold, no cgroup"] = lambda: without_cgroup(bot, sandbox.BWRAP, False)
     with CpuMeter() as meter:
         for start in variants.values():  # warm up: SDK staging, the probe, the fork server, caches
-            one_run(start, meter)
+            one_run(start, meter, greeting)
         results: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
         for _ in range(args.runs):
             for name, start in variants.items():
-                results[name].append(one_run(start, meter))
+                results[name].append(one_run(start, meter, greeting))
         zygote.close_all()
 
     load = os.getloadavg()
-    print(f"bot start-up, spawn to first message (ready), {args.runs} runs each: {bot.path}")
+    print(f"bot start-up, spawn to first message (ready) after a {args.game} hello, {args.runs} "
+          f"runs each: {bot.path}")
     print(f"CPU of a start and stop counted in {meter.kind}; load average {load[0]:.1f} on "
           f"{os.cpu_count()} cores")
     if found.best != sandbox.BWRAP:

@@ -1,10 +1,11 @@
 """Tournament throughput: matches per second with 1 and with N workers, and bot start-up share.
 
-    python benchmarks/tournament_throughput.py [--workers N] [--entrants K] [--rounds R]
-                                               [--repeats R] [--cores-per-match C]
+    python benchmarks/tournament_throughput.py [--game NAME] [--workers N] [--entrants K]
+                                               [--rounds R] [--repeats R] [--cores-per-match C]
 
-Plays the same round-robin of random Block bots (the bundled ``bots/random``, entered K times
-under different names; full 2-player matches with the default options and time control) twice,
+Plays the same round-robin of random bots of a game (``--game``, default Block; the bundled
+``bots/random``, entered K times under different names; full 2-player matches with the default
+options and time control) twice,
 through ``run_tournament`` exactly as ``arena tournament run`` does (worker processes, each on a
 core of its own by default, SQLite store): with 1 worker and with N (default: one per core),
 alternately, several times; on a shared machine the best run of each kind is the least disturbed
@@ -43,6 +44,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.bots import load_bot  # noqa: E402
+from arena.games import DEFAULT_GAME, GAMES, get_game  # noqa: E402
 from tournaments import cores  # noqa: E402
 from tournaments.backends import MatchJob, default_workers, play_job  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
@@ -76,11 +78,11 @@ def machine_cpu() -> tuple[int, int] | None:
     return sum(values) - idle, sum(values)
 
 
-def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path,
+def run_once(game: str, workers: int, entrants: int, rounds: int, folder: Path, bot: Path,
              cores_per_match: int = 1) -> Figures:
-    """Play one tournament with ``workers`` workers and measure it."""
+    """Play one tournament of ``game`` with ``workers`` workers and measure it."""
     config = parse_config({
-        "name": f"throughput-{workers}", "game": "block", "seed": 1,
+        "name": f"throughput-{workers}", "game": game, "seed": 1,
         "cores_per_match": cores_per_match,
         "entrants": [{"path": str(bot), "name": f"random-{i}"} for i in range(entrants)],
         "format": {"type": "round-robin", "players": 2, "rounds": rounds},
@@ -103,13 +105,13 @@ def run_once(workers: int, entrants: int, rounds: int, folder: Path, bot: Path,
                    wall / len(matches), busy)
 
 
-def _bare_loop(bot: str, matches: int, cores_per_match: int, queue: Any) -> None:
+def _bare_loop(game: str, bot: str, matches: int, cores_per_match: int, queue: Any) -> None:
     """``play_job`` in a loop, in a process of its own: no backend, no store, no parent; pinned
     and starting ahead like a worker (with ``cores_per_match``), or neither."""
     warm = WarmStarts() if cores.pin(cores_per_match) is not None else None
     spec = load_bot(bot)
-    jobs = [MatchJob(seed, "block", {}, (spec, spec), seed=seed) for seed in range(matches)]
-    play_job(MatchJob(0, "block", {}, (spec, spec), seed=10**6))  # imports, sandbox probe
+    jobs = [MatchJob(seed, game, {}, (spec, spec), seed=seed) for seed in range(matches)]
+    play_job(MatchJob(0, game, {}, (spec, spec), seed=10**6))  # imports, sandbox probe
     queue.put("ready")
     started = time.perf_counter()
     for job, next_job in zip(jobs, [*jobs[1:], None]):
@@ -119,11 +121,11 @@ def _bare_loop(bot: str, matches: int, cores_per_match: int, queue: Any) -> None
         warm.discard()
 
 
-def bare_rate(processes: int, matches: int, bot: Path, cores_per_match: int) -> float:
+def bare_rate(game: str, processes: int, matches: int, bot: Path, cores_per_match: int) -> float:
     """Matches per second of ``processes`` bare loops at once: what the machine itself allows."""
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
-    procs = [ctx.Process(target=_bare_loop, args=(str(bot), matches, cores_per_match, queue))
+    procs = [ctx.Process(target=_bare_loop, args=(game, str(bot), matches, cores_per_match, queue))
              for _ in range(processes)]
     for p in procs:
         p.start()
@@ -135,6 +137,8 @@ def bare_rate(processes: int, matches: int, bot: Path, cores_per_match: int) -> 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES),
+                        help=f"the game played (default {DEFAULT_GAME})")
     parser.add_argument("--workers", type=int, default=default_workers(),
                         help="N, the parallel run's workers (default: one per core)")
     parser.add_argument("--entrants", type=int, default=6, help="random bots entered (default 6)")
@@ -148,26 +152,28 @@ def main() -> int:
     parser.add_argument("--bot", type=Path, default=ROOT / "bots" / "random",
                         help="the bot folder entered K times (default: bots/random)")
     args = parser.parse_args()
+    game = get_game(args.game)
     serial: list[Figures] = []
     parallel: list[Figures] = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         folder = Path(tmp)
-        run_once(1, 2, 1, folder / "warm-up", args.bot)  # sandbox probe, page cache
+        run_once(game.name, 1, 2, 1, folder / "warm-up", args.bot)  # sandbox probe, page cache
         for i in range(args.repeats):
-            serial.append(run_once(1, args.entrants, args.rounds, folder / f"s{i}", args.bot,
-                                   args.cores_per_match))
-            parallel.append(run_once(args.workers, args.entrants, args.rounds, folder / f"p{i}",
-                                     args.bot, args.cores_per_match))
-        bare = [(bare_rate(1, args.bare, args.bot, args.cores_per_match),
-                 bare_rate(args.workers, args.bare, args.bot, args.cores_per_match))
+            serial.append(run_once(game.name, 1, args.entrants, args.rounds, folder / f"s{i}",
+                                   args.bot, args.cores_per_match))
+            parallel.append(run_once(game.name, args.workers, args.entrants, args.rounds,
+                                     folder / f"p{i}", args.bot, args.cores_per_match))
+        bare = [(bare_rate(game.name, 1, args.bare, args.bot, args.cores_per_match),
+                 bare_rate(game.name, args.workers, args.bare, args.bot, args.cores_per_match))
                 for _ in range(args.repeats)] if args.bare else []
     one, many = max(serial), max(parallel)
     n = args.workers
     efficiency = many.rate / (n * one.rate)
     steady_efficiency = max(p.steady for p in parallel) / (n * max(s.steady for s in serial))
     share = max(one.startup_share, many.startup_share)
-    print(f"round-robin of {args.entrants} random Block bots, {args.rounds} rounds: {one.matches} "
-          f"full 2-player matches per run; best of {args.repeats} runs each, in alternation")
+    print(f"round-robin of {args.entrants} random {game.name} bots, {args.rounds} rounds: "
+          f"{one.matches} full 2-player matches per run; best of {args.repeats} runs each, in "
+          "alternation")
     print("all runs (matches/s): 1 worker " + ", ".join(f"{r.rate:.2f}" for r in serial)
           + f"; {n} workers " + ", ".join(f"{r.rate:.2f}" for r in parallel))
     for label, f in (("1 worker: ", one), (f"{n} workers:", many)):

@@ -19,6 +19,12 @@ the players and the time control), for bots that need it::
 
 The ``act`` request being answered is kept in ``protocol.sdk.act`` while ``choose`` runs, for bots
 that budget their time from its ``clock`` (``sdk.act["clock"]["bank_ms"]``).
+
+``choose`` may also return ``(action, note)``: the note, a short string saying why, goes with the
+action (SPEC.md §3); the match record keeps it beside the decision, ``arena play`` prints it and
+the replay shows it::
+
+    return action, f"highest of {len(legal)}"
 """
 from __future__ import annotations
 
@@ -31,7 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, BinaryIO
 
-    Choose = Callable[[dict[str, Any], list[str]], str]
+    Choose = Callable[[dict[str, Any], list[str]], str | tuple[str, str]]
 
 
 hello: dict[str, Any] = {}  # the last hello message of the referee
@@ -91,6 +97,8 @@ def run(choose: Choose, name: str | None = None,
             act.update(message)
             action = choose(message["observation"], message["legal"])
             answer: dict[str, object] = {"type": "action", "action": action}
+            if type(action) is tuple:  # (action, note): the bot's reason goes with its action
+                answer["action"], answer["note"] = action
             if "decision" in message:
                 answer["decision"] = message["decision"]  # which act this answers (SPEC.md §3)
             write_message(out, answer)

@@ -99,15 +99,17 @@ def rating_history_svg(series: list[Series], x_max: int, initial_mu: float, init
     for s, pts, rest in data:
         upper = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu + p.sigma))}" for p in pts)
         lower = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu - p.sigma))}" for p in reversed(pts))
-        out.append(f'<polygon class="chart-band{rest}" data-entrant="{s.entrant}" fill="{s.colour}" points="{upper} {lower}">'
+        out.append(f'<polygon class="chart-band{rest}" data-entrant="{s.entrant}" fill="{s.colour}" '
+                   f'points="{upper} {lower}">'
                    f'<title>{escape(s.name)}: μ ± σ</title></polygon>')
     for s, pts, rest in data:
         line = " ".join(f"{_f(X(p.number))},{_f(Y(p.mu))}" for p in pts)
         last = pts[-1]
-        out.append(f'<polyline class="chart-line{rest}" data-entrant="{s.entrant}" stroke="{s.colour}" points="{line}">'
+        out.append(f'<polyline class="chart-line{rest}" data-entrant="{s.entrant}" stroke="{s.colour}" '
+                   f'points="{line}">'
                    f'<title>{escape(s.name)}: μ {last.mu:.2f}, σ {last.sigma:.2f}</title></polyline>')
-        out.append(f'<circle class="chart-end{rest}" data-entrant="{s.entrant}" fill="{s.colour}" cx="{_f(X(last.number))}" '
-                   f'cy="{_f(Y(last.mu))}" r="3.5"/>')
+        out.append(f'<circle class="chart-end{rest}" data-entrant="{s.entrant}" fill="{s.colour}" '
+                   f'cx="{_f(X(last.number))}" cy="{_f(Y(last.mu))}" r="3.5"/>')
     out.append(f'<rect class="chart-frame" x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}"/>')
     out.append("</svg>")
     return Markup("\n".join(out))

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import click
 
+from arena.errors import ArenaError
+from arena.outputs import check_output_folder
+
 
 @click.command()
 @click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(file_okay=False, path_type=Path))
@@ -27,6 +30,8 @@ def report(output: Path, site: Path | None, records: str, reveal_seed: bool) -> 
     from tournaments.store import Store, store_path
 
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
+    if site is not None:
+        check_output_folder(site, "--site")  # one line before any page is written
     index = render_site(output, site, records=records, reveal_seed=reveal_seed)
     click.echo(f"report: {index} ({time.monotonic() - started:.1f} s)")
     note = old_site_note(output)
@@ -34,4 +39,29 @@ def report(output: Path, site: Path | None, records: str, reveal_seed: bool) -> 
         click.echo(f"note: {note}", err=True)
 
 
-COMMANDS = [report]
+@click.command()
+@click.argument("record_path", metavar="RECORD.json", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--output", "output", metavar="PAGE.html", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the page here (default: RECORD.html beside the record).")
+@click.option("--open", "open_page", is_flag=True, help="Open the page in the web browser.")
+def view(record_path: Path, output: Path | None, open_page: bool) -> None:
+    """Write one match's replay as a single HTML file, to open from disk or send on its own.
+
+    RECORD.json is a match record, as `arena play --replay` writes it; the page holds the record,
+    the replay viewer and the game's drawings, and needs nothing beside it."""
+    from arena.outputs import check_output_file
+    from reports.view import read_record, write_view
+
+    record = read_record(record_path)
+    page = output or record_path.with_suffix(".html")
+    if page.resolve() == record_path.resolve():
+        raise ArenaError(f"{page}: the page would overwrite the record; give --output PAGE.html")
+    check_output_file(str(page), "--output" if output else "the page")
+    write_view(record, page)
+    click.echo(f"replay page: {page}")
+    if open_page:
+        import webbrowser
+        webbrowser.open(page.resolve().as_uri())
+
+
+COMMANDS = [report, view]

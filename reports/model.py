@@ -413,7 +413,7 @@ class SiteModel:
                 avg_place=fmt(p["place"] / n), avg_score=fmt(p["score"] / n, 1),
                 avg_opponent_score=fmt(p["opp_score"] / n, 1), background=bg, colour=fg))
         groups: dict[tuple[str, str], list[tuple[MatchInfo, str]]] = {}
-        details = []
+        details: list[FailureDetail] = []
         total = 0
         for m in matches:
             if not m.played:

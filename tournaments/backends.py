@@ -83,6 +83,7 @@ class Finished:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        assert self._packed is not None  # __getstate__ packs the record
         self.record = MatchRecord.unpack(self._packed)
 
 

@@ -109,8 +109,9 @@ def demo_command(game_name: str, output: Path | None, workers: int | None) -> No
 
 
 def demo_config(game_name: str = DEFAULT_GAME) -> TournamentConfig:
-    """The demo's embedded config: every bundled bot that plays the game, at the game's default
-    player count, duplicate deals, a fixed seed (the demo's deals are no secret)."""
+    """The demo's embedded config: every bundled bot that plays the game, at the game's demo
+    player count (``demo_players``, else its default), duplicate deals, the game's demo clock and
+    length, a fixed seed (the demo's deals are no secret)."""
     game = get_game(game_name)
     bots = bundled_bots(game.name)
     players = game.demo_players or game.default_players
@@ -124,7 +125,9 @@ def demo_config(game_name: str = DEFAULT_GAME) -> TournamentConfig:
             "format": {"type": ROUND_ROBIN, "players": players, "rounds": DEMO_ROUNDS,
                        "duplicate": True},
             # the game's quick clock: the search bot thinks about a third of a move's time
-            "time_control": {"move_ms": move_ms, "bank_ms": bank_ms}}
+            "time_control": {"move_ms": move_ms, "bank_ms": bank_ms},
+            # and its length: about a minute in all
+            "options": {} if game.demo_length is None else {game.length_option: game.demo_length}}
     return parse_config({**data, "entrants": entrants}, base_dir=Path.cwd(),
                         source="the demo's embedded config", stem=DEMO_OUTPUT)
 

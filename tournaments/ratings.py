@@ -197,8 +197,8 @@ def format_head_to_head(ratings: Ratings) -> str:
             if a.id == b.id:
                 cells.append("-")
             else:
-                w, d, l = ratings.head_to_head.get((a.id, b.id), (0, 0, 0))
-                cells.append(f"{w}-{d}-{l}" if w + d + l else ".")
+                won, drawn, lost = ratings.head_to_head.get((a.id, b.id), (0, 0, 0))
+                cells.append(f"{won}-{drawn}-{lost}" if won + drawn + lost else ".")
         rows.append((str(i), visible_line(a.name), *cells))
     return _table(header, rows, right=set(range(2, len(header))) | {0})
 

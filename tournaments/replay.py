@@ -85,6 +85,7 @@ def replay_match(output: str | Path, match_id: int) -> Replay:
         bots.append(bot)
     names = [e.name for e in entrants]
     candidates = check_entrant_count(config, names) if config.format.type == "gauntlet" else ()
+    assert config.seed is not None  # a stored tournament keeps the seed it was played with
     schedule = make_schedule(len(entrants), config.format, config.seed, candidates)
     match = schedule.matches[match_id - 1]
     job = MatchJob(match_id=match.id, game=config.game, options=dict(config.options),

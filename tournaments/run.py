@@ -95,6 +95,7 @@ def prepare(config: TournamentConfig, output: str | Path | None = None) -> Prepa
         raise ArenaError(f"output {str(folder)!r} is a file, not a folder")
     if config.seed is None:
         config = dataclasses.replace(config, seed=_stored_seed(folder))
+    assert config.seed is not None  # the config's own, or the one just drawn or read
     schedule = make_schedule(len(bots), config.format, config.seed, candidates)
     entrants = [Entrant(i, b.name, str(b.path), b.content_hash(), b.description)
                 for i, b in enumerate(bots)]
@@ -135,6 +136,7 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
     config = prepared.config
     draw = config.draw_probability
     if draw is None:
+        assert config.seed is not None  # prepare() gave the config its seed
         draw = estimate_draw_probability(config.game, config.options, config.format.players,
                                          seed=config.seed)
     store = Store.create(path, config, prepared.entrants, planned=len(prepared.schedule),

@@ -416,6 +416,7 @@ class Store:
         with self._transaction():
             cur = self._conn.execute("INSERT INTO runs (started_at, backend, workers) VALUES (?,?,?)",
                                      (now(), backend, workers))
+        assert cur.lastrowid is not None  # set by the INSERT
         return int(cur.lastrowid)
 
     def end_run(self, run_id: int, outcome: str) -> None:

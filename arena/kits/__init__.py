@@ -146,6 +146,10 @@ the decision in the match, over all seats), the `observation` (everything your s
 `legal` (the actions you may play, never empty). Answer with exactly one string of `legal`. After
 `end`, exit with status 0. The whole protocol: `protocol/SPEC.md` in the arena repository.
 
+To say why you chose an action, send a `note` (a string, at most 256 bytes) with it: the match
+record keeps it beside the decision, `arena play` prints it beside the move and the replay shows
+it. `{lang.code}` shows how in a comment where it answers.
+
 ## {game.title}: the observation and the actions
 
 {rules}

@@ -87,13 +87,13 @@ def preexec(limits: Limits, uid: int | None, level: str,
             pin: CpuPin | None = None) -> Callable[[], None]:
     """What the child does between fork and exec: cgroups, limits, priority, then the user switch."""
     rlimits = rlimit_values(limits, uid is not None)
-    join_pin = pin is not None and (cap is None or pin.folder != cap.folder)
+    join_pin = pin if pin is not None and (cap is None or pin.folder != cap.folder) else None
 
     def child() -> None:
         if cap is not None:
             cap.join()
-        if join_pin:
-            pin.join()
+        if join_pin is not None:
+            join_pin.join()
         if nice:
             os.setpriority(os.PRIO_PROCESS, 0, nice)
         for res, soft, hard in rlimits:

@@ -33,7 +33,8 @@ def exit_signal(returncode: int | None, level: str) -> int | None:
 
 def explain(returncode: int | None, stderr: str, limits: Limits, level: str,
             scratch_exceeded: bool = False, oom_killed: bool = False) -> str:
-    """A hint such as ``"CPU time ceiling of 3600 s per process reached (SIGXCPU)"``, or ``""`` if nothing points to a limit."""
+    """A hint such as ``"CPU time ceiling of 3600 s per process reached (SIGXCPU)"``, or ``""`` if
+    nothing points to a limit."""
     if scratch_exceeded:
         return f"its scratch folder went over {limits.scratch_mb} MiB and it was stopped"
     if oom_killed:

@@ -51,7 +51,7 @@ class BotProcess:
     ``memory_cap`` its memory cgroup (``None`` where the machine offers none).
     """
 
-    def __init__(self, proc: subprocess.Popen, level: str, limits: Limits,
+    def __init__(self, proc: subprocess.Popen | zygote.ZygoteChild, level: str, limits: Limits,
                  scratch: Path | None = None, user: users.BotUser | None = None,
                  stage: Path | None = None, memory_cap: MemoryCap | None = None,
                  cpu_pin: CpuPin | None = None, forked: bool = False) -> None:

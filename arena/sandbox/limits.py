@@ -106,7 +106,8 @@ class Limits:
         return (f"memory {self.memory_mb} MiB, cpu {self.cpu_seconds} s + clock "
                 f"(ceiling {self.cpu_ceiling_seconds} s), {self.processes} processes, "
                 f"{self.open_files} files, file size {self.file_size_mb} MiB, "
-                f"scratch {self.scratch_mb} MiB, folder {self.folder_mb} MiB, sandbox {self.sandbox}{', strict' if self.strict else ''}")
+                f"scratch {self.scratch_mb} MiB, folder {self.folder_mb} MiB, "
+                f"sandbox {self.sandbox}{', strict' if self.strict else ''}")
 
 
 def _coerce(key: str, raw: Any, tp: Any) -> Any:

@@ -100,6 +100,7 @@ def _script(command: tuple[str, ...]) -> str | None:
     if len(command) < 2 or command[1].startswith("-"):
         return None
     program = command[0]
+    found: str | None
     if "/" in program:
         found = program
     else:
@@ -142,6 +143,7 @@ class ZygoteChild:
     def wait(self, timeout: float | None = None) -> int:
         self._read_status(timeout)
         if self.returncode is None:
+            assert timeout is not None  # without one, the status is waited for
             raise subprocess.TimeoutExpired(self.args, timeout)
         return self.returncode
 
@@ -217,7 +219,7 @@ class Zygote:
         if self.script is None and "/" not in command[0]:
             found = shutil.which(command[0], path=SYSTEM_PATH)
             command[0] = found or command[0]
-        joins = []  # (parent folder's index, cgroup name) of each cgroup the bot joins
+        joins: list[tuple[int, str]] = []  # (parent folder's index, cgroup name) of each cgroup the bot joins
         for cgroup in (cap, pin):
             if cgroup is None or [i for i, n in joins if self.cgroups[i] / n == cgroup.folder]:
                 continue  # cgroup v2: the cpuset and the memory cgroup are one folder

@@ -159,7 +159,7 @@ def preload(extra):
 # every match: a bot's folder is read-only and bytecode is never written there, so without this
 # each start compiles every module the bot imports (a few ms for a bot of several files).
 # path -> (mtime in ns, size, code object); a file changed since is compiled again, as usual.
-CODE = {}
+CODE: dict[str, tuple[int, int, types.CodeType]] = {}
 PRECOMPILE_FILES, PRECOMPILE_BYTES = 200, 1 << 20  # at most; the rest is compiled by the bot
 
 
@@ -366,11 +366,13 @@ def cpu_limit_reached(signum, frame):
 
 def run_script(script, args):
     """``python3 SCRIPT ARGS`` in this interpreter, as a cold start would run it."""
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)),
+    # sys.__stdin__ and the others are final to a type checker; a cold start sets them to the very
+    # streams the bot runs on, and so does this one
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)),  # type: ignore[misc]
                                                  encoding="utf-8")
-    sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),
+    sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),  # type: ignore[misc]
                                                    encoding="utf-8")
-    sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+    sys.stderr = sys.__stderr__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)),  # type: ignore[misc]
                                                    encoding="utf-8", errors="backslashreplace",
                                                    line_buffering=True)
     path = os.path.join(BOT_MOUNT, script) if not script.startswith("/") else script
@@ -412,9 +414,9 @@ def run_script(script, args):
 
 # ----- the server ---------------------------------------------------------------------------
 
-BASE_PATH = []
-ENV = {}  # the environment the server started in: the one the referee gives every bot
-SERVER_STDIO = []
+BASE_PATH: list[str] = []
+ENV: dict[str, str] = {}  # the environment the server started in: the one the referee gives every bot
+SERVER_STDIO: list[io.TextIOWrapper] = []
 FDS_PER_REQUEST = 4
 
 

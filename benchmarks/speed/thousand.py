@@ -53,7 +53,7 @@ def plain_play(seed: int, policy: random.Random) -> tuple[int, tuple[int, ...]]:
     prikup = sorted(deck[21:24])
     fore = (dealer + 1) % 3
     passed = [False, False, False]
-    high, bids_made, seat, decisions = 100, False, (fore + 1) % 3, 0
+    high, seat, decisions = 100, (fore + 1) % 3, 0
     while True:  # auction
         opts = [None] + list(range(high + 5, _ceiling(hands[seat]) + 1, 5))
         x = choice(opts)
@@ -61,7 +61,7 @@ def plain_play(seed: int, policy: random.Random) -> tuple[int, tuple[int, ...]]:
         if x is None:
             passed[seat] = True
         else:
-            high, bids_made = x, True
+            high = x
         left = [s for s in range(3) if not passed[s]]
         if len(left) == 1:
             decl = left[0]

@@ -291,8 +291,9 @@ class Context:
 # ----- the turn ---------------------------------------------------------------------------------
 _STEPS = {s: {d: [(p, pts // 5, left) for p, pts, left in _OUTCOMES[s][d] if pts] for d in range(1, 6)}
           for s in (False, True)}
-_GROUPS = {s: {d: [(left, [(p, k) for p, k, l in _STEPS[s][d] if l == left]) for left in range(d)
-                   if any(l == left for _, _, l in _STEPS[s][d])] for d in range(1, 6)} for s in (False, True)}
+_GROUPS = {s: {d: [(left, [(p, k) for p, k, rest in _STEPS[s][d] if rest == left]) for left in range(d)
+                   if any(rest == left for _, _, rest in _STEPS[s][d])] for d in range(1, 6)}
+           for s in (False, True)}
 _MAX_STEP = {s: max(k for d in range(1, 6) for _, k, _ in _STEPS[s][d]) + 1 for s in (False, True)}
 _BUST = {s: {d: sum(p for p, pts, _ in _OUTCOMES[s][d] if not pts) for d in range(1, 6)} for s in (False, True)}
 

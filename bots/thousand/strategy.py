@@ -165,12 +165,12 @@ class Strategy:
                 return "play " + max(sure, key=lambda c: (pts(c), rank(c)))
             return "play " + lowest(cards)
         led = trick[0][1][1]
-        best_seat, best = trick[0]
-        for s, c in trick[1:]:
+        best = trick[0][1]
+        for _, c in trick[1:]:
             if c[1] == best[1] and rank(c) > rank(best):
-                best_seat, best = s, c
+                best = c
             elif c[1] == trump and best[1] != trump:
-                best_seat, best = s, c
+                best = c
 
         def beats(c: str) -> bool:
             if c[1] == best[1]:

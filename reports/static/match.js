@@ -1,7 +1,8 @@
 /* The replay page (replay.html?match=<id>#step=N): loads records/<id>.js, shows the match's
  * result, its bots' logs and its log as text, and starts the viewer (replay.js) on it.
- * site.js says which matches were played and which page each bot has. Everything that comes from
- * bots is written with textContent, never as HTML.
+ * site.js says which matches were played and which page each bot has. The one-match page of
+ * `arena view` has no site: its record is in the page (#match-record, the compact form).
+ * Everything that comes from bots is written with textContent, never as HTML.
  */
 (function () {
   "use strict";
@@ -89,18 +90,21 @@
              [h("dt", { text: label }), h("dd", { class: "is-number", text: value })]);
   }
 
-  function show(id, rec) {
-    document.title = "Match " + id + " · " + (site.name || "");
-    q(".match-title").replaceChildren("Match " + id + ": ", h("span", { class: "outcome", text: outcome(rec) }));
+  /* `id`: the match's number in its tournament, or null on a page of its own (`title` then). */
+  function show(id, rec, title) {
+    document.title = id === null ? title : "Match " + id + " · " + (site.name || "");
+    q(".match-title").replaceChildren(id === null ? title + ": " : "Match " + id + ": ",
+                                      h("span", { class: "outcome", text: outcome(rec) }));
     var status = q(".match-status");
     status.textContent = "";
     status.hidden = true;
-    q(".match-facts").replaceChildren(
-      fact("Match", id + (site.planned ? " of " + site.planned : "")),
+    var facts = [
+      id === null ? fact("Game", rec.game) : fact("Match", id + (site.planned ? " of " + site.planned : "")),
       numberFact("Seed", String(rec.seed)),
       fact("Duration", msText(rec.duration_ms || 0)),
       fact("Decisions", String((rec.decisions || []).length))
-    );
+    ];
+    q(".match-facts").replaceChildren.apply(q(".match-facts"), facts);
     var colours = [];
     var rows = rec.seats.map(function (s, seat) {
       var st = (rec.statuses || [])[seat] || { status: "ok" };
@@ -156,6 +160,11 @@
     var id = matchId();
     var status = q(".match-status");
     if (!status) return;
+    var embedded = document.getElementById("match-record");
+    if (embedded) {
+      show(null, Arena.expandRecord(JSON.parse(embedded.textContent)), embedded.getAttribute("data-title"));
+      return;
+    }
     if (id === null) { status.textContent = "No match given: open a match from a match list."; return; }
     q(".match-title").textContent = "Match " + id;
     var perPage = site.perPage || 500;

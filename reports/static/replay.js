@@ -4,8 +4,8 @@
  * the drawer registered for record.game, and wires the buttons, the slider, the speed and the
  * keyboard (Left/Right, Home/End, PageUp/PageDown for deals, Space to play). The record comes
  * from records/<id>.js (Arena.loadRecord: the packed form, see arena/record.py and
- * docs/match-record.md), loaded by match.js; a page may still embed one as
- * <script type="application/json" id="match-record">.
+ * docs/match-record.md), loaded by match.js, or from the page itself (the one-match page of
+ * `arena view`: <script type="application/json" id="match-record">, read by match.js too).
  *
  * Numbering (docs/reports.md): steps count from 0 (step 0 is the start) and the address follows
  * them (#step=N); decisions count from 0 as the protocol's `decision` field does, and as failure
@@ -98,13 +98,18 @@
     if (!data.compact) return data;
     var out = {};
     Object.keys(data).forEach(function (k) {
-      if (k !== "compact" && k !== "strings" && k !== "decisions" && k !== "events") out[k] = data[k];
+      if (k !== "compact" && k !== "strings" && k !== "decisions" && k !== "events" &&
+          k !== "notes" && k !== "notes_dropped") out[k] = data[k];
     });
     var strings = data.strings, d = data.decisions, decisions = [];
     for (var i = 0; i < d.seat.length; i++) {
       var legal = d.legal[i].map(function (j) { return strings[j]; });
       decisions.push({ seat: d.seat[i], legal: legal, action: legal[d.pick[i]], ms: d.ms[i] });
     }
+    // optional columns: a bot's note with its decision, or why it was dropped (null where none)
+    [["notes", "note"], ["notes_dropped", "note_dropped"]].forEach(function (p) {
+      (data[p[0]] || []).forEach(function (v, j) { if (v !== null && decisions[j]) decisions[j][p[1]] = v; });
+    });
     var k = 0;
     out.events = data.events.map(function (e) {
       if (e && typeof e === "object" && e.type !== undefined) return e;
@@ -447,7 +452,7 @@
                [chosen ? "✔ " : "", a]);
     });
     var ms = typeof d.ms === "number" ? d.ms.toFixed(d.ms < 10 ? 1 : 0) + " ms" : "";
-    box.replaceChildren(
+    var parts = [
       h("div", { class: "replay-decision-head" }, [
         h("span", { class: "muted", text: "Decision " + frame.decision + ": " }),
         h("span", { class: "seat-dot seat-" + d.seat }),
@@ -458,7 +463,15 @@
         ms ? h("span", { class: "muted", text: " · thought " + ms }) : null,
       ]),
       h("ul", { class: "chips", "aria-label": "legal actions" }, chips)
-    );
+    ];
+    // the bot's reason for this decision (protocol/SPEC.md §3), or why it was not kept
+    if (d.note !== undefined) {
+      parts.push(h("p", { class: "replay-note" }, [
+        h("span", { class: "muted", text: "Its note: " }), h("q", { class: "replay-note-text", text: d.note })]));
+    } else if (d.note_dropped !== undefined) {
+      parts.push(h("p", { class: "replay-note muted small", text: "Its note was dropped: " + d.note_dropped + "." }));
+    }
+    box.replaceChildren.apply(box, parts);
   };
 
   /* On the last frame: the stored result, and why a seat failed if one did. */
@@ -488,15 +501,4 @@
   Arena.failureText = failureText;
   Arena.waitedMs = waitedMs;
   Arena.timedOutText = timedOutText;
-
-  function boot() {
-    var data = document.getElementById("match-record");
-    var root = document.getElementById("replay");
-    if (!data || !root) return;  // match.js loads the record
-    var record = JSON.parse(data.textContent);
-    Arena.viewer = new Viewer(root, record);
-  }
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-  else boot();
 })();

@@ -14,6 +14,7 @@ from arena.checker import DEFAULT_TIME_CONTROL, QUICK_LENGTH
 from arena.games import GAMES
 from arena.record import OK
 from arena.referee import TimeControl, play_match
+from tournaments.cli import demo_config
 
 SEEDS = (1, 2)
 
@@ -39,9 +40,11 @@ def play_every_table(game, time_control: TimeControl, options_of) -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_bundled_bot_plays_whole_matches_at_the_demos_clock_without_a_timeout(name):
-    game = GAMES[name]
-    play_every_table(game, TimeControl(*game.demo_time_control), game.make_options)
+def test_every_bundled_bot_plays_the_demos_matches_at_its_clock_without_a_timeout(name):
+    """The demo's matches: whole ones, or as long as the game's ``demo_length``."""
+    game, options = GAMES[name], demo_config(name).options
+    play_every_table(game, TimeControl(*game.demo_time_control),
+                     lambda n: game.make_options(n, options))
 
 
 @pytest.mark.slow

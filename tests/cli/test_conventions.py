@@ -29,7 +29,7 @@ def test_dash_h_works_everywhere_and_lists_are_not_cut():
 
 def test_one_meaning_per_short_flag():
     meaning: dict[str, set[str]] = {}
-    for path, command in _commands(cli):
+    for _, command in _commands(cli):
         for param in command.params:
             if isinstance(param, click.Option):
                 long = max(param.opts, key=len)

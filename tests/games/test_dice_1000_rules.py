@@ -352,7 +352,8 @@ def test_barrel_mount_three_attempts_then_fall():
     kinds = [(e["type"], e.get("seat")) for e in s.events if e["type"] in ("barrel_cap", "mount", "attempt", "fall")]
     assert kinds == [("barrel_cap", 0), ("mount", 0), ("attempt", 0), ("attempt", 0), ("attempt", 0), ("fall", 0)]
     assert of(s, "barrel_cap")[0]["amount"] == -15
-    assert of(s, "fall")[0] == {"type": "fall", "seat": 0, "reason": "attempts", "falls": 1, "amount": -100, "score": 780}
+    assert of(s, "fall")[0] == {"type": "fall", "seat": 0, "reason": "attempts", "falls": 1, "amount": -100,
+                                "score": 780}
     assert s.on_barrel == [False, False] and s.falls == [1, 0]
 
 

@@ -430,7 +430,7 @@ def test_e9_barrel_failed_contract_falls():
 def test_e9_three_deals_without_winning_and_third_fall():
     carry = Carry(3)
     carry.totals, carry.on_barrel = [0, 0, 880], [False, False, True]
-    for k in range(3):
+    for _ in range(3):
         st = scored(declarer=1, contract=120, card_pts=[0, 120, 0], carry=carry)
         carry = st.carry.copy()
     assert carry.totals[2] == 760 and carry.falls[2] == 1 and not carry.on_barrel[2]

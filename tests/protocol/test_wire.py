@@ -91,7 +91,7 @@ def test_sdk_answers_hello_act_and_stops_at_end():
 
 
 def test_minimal_bot_is_at_most_ten_lines():
-    lines = [l for l in (ROOT / "bots" / "random" / "main.py").read_text().splitlines() if l.strip()]
+    lines = [line for line in (ROOT / "bots" / "random" / "main.py").read_text().splitlines() if line.strip()]
     assert len(lines) <= 10
 
 
@@ -118,3 +118,27 @@ def test_an_oversized_binary_frame_is_still_a_size_error():
     reader.feed(b"\x00\x10\x00\x00")
     with pytest.raises(FrameError, match="message of 1048576 bytes announced"):
         reader.next_frame()
+
+
+def test_spec_shows_an_action_with_a_note_byte_for_byte():
+    message = {"type": "action", "action": "3-6:L", "decision": 12, "note": "9 pips, the heaviest"}
+    frame = struct.pack(">I", len(msgpack.packb(message))) + msgpack.packb(message)
+    assert frame in spec_hex_examples()
+    assert f"({len(frame)} bytes)" in SPEC[SPEC.index("with a note ("):][:40]
+
+
+def test_sdk_sends_the_note_when_choose_returns_action_and_note():
+    requests = b"".join(encode(m) for m in [
+        {"type": "hello", "protocol": 1, "game": "block", "seat": 0},
+        {"type": "act", "decision": 0, "observation": {}, "legal": ["1-2", "x"]},
+        {"type": "act", "decision": 1, "observation": {}, "legal": ["1-2", "x"]},
+        {"type": "end", "result": {"scores": [1, 0]}},
+    ])
+    out = io.BytesIO()
+    answers = iter([("x", "the last one"), "1-2"])
+    run(lambda observation, legal: next(answers), stdin=io.BytesIO(requests), stdout=out)
+    reader = FrameReader(10_000)
+    reader.feed(out.getvalue())
+    replies = [reader.next_frame() for _ in range(3)]
+    assert replies[1:] == [{"type": "action", "action": "x", "decision": 0, "note": "the last one"},
+                           {"type": "action", "action": "1-2", "decision": 1}]  # no note: as before

@@ -117,7 +117,7 @@ class Browser:
     def no_alert(self) -> bool:
         from selenium.common.exceptions import NoAlertPresentException
         try:
-            self.driver.switch_to.alert
+            _ = self.driver.switch_to.alert  # raises when no alert is open
         except NoAlertPresentException:
             return True
         return False

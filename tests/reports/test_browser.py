@@ -116,7 +116,8 @@ def test_the_replay_steps_through_every_decision(browser: Browser, two_player: S
         browser.keys("\ue014")  # ArrowRight
         assert root.get_attribute("data-frame") == str(step + 1)
     assert root.get_attribute("data-at-end") == "true"
-    seen_decisions.append(browser.js("var f = Arena.viewer.frames[Arena.viewer.pos]; return f.failure ? null : f.decision;"))
+    seen_decisions.append(browser.js("var f = Arena.viewer.frames[Arena.viewer.pos]; "
+                                     "return f.failure ? null : f.decision;"))
     assert [d for d in seen_decisions if d is not None] == list(range(len(record.decisions)))
     browser.keys("\ue012")  # ArrowLeft
     assert root.get_attribute("data-frame") == str(frames - 2)

@@ -118,7 +118,8 @@ def failing(n: int) -> list[MatchInfo]:
     for i in range(1, n + 1):
         if i % 3:
             status = "illegal_action"
-            reason = f"decision {i + 4}: '6-6:Z' is not one of the legal actions {[f'{i}-{j}' for j in range(i % 5 + 1)]}"
+            legal = [f'{i}-{j}' for j in range(i % 5 + 1)]
+            reason = f"decision {i + 4}: '6-6:Z' is not one of the legal actions {legal}"
         else:
             status = "timeout"
             reason = f"did not answer in time: decision {i} exceeded its 1000 ms plus {10 * i} ms left in its bank"

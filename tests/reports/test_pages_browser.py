@@ -189,7 +189,8 @@ def test_the_heatmap_fits_its_card_with_long_names_and_18_bots(browser: Browser,
     sizes = browser.js("var t = document.querySelector('#head-to-head table.heatmap');"
                        "var c = document.querySelector('#head-to-head');"
                        "var s = getComputedStyle(c);"
-                       "return [t.getBoundingClientRect().width, c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)];")
+                       "return [t.getBoundingClientRect().width,"
+                       " c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)];")
     assert sizes[0] <= sizes[1] + 1, sizes
     assert len(browser.all("#head-to-head .row-head")) == BOTS
     browser.screenshot(screenshot_dir() / "league-index.png")
@@ -290,8 +291,8 @@ def test_a_long_seed_stays_one_number(browser: Browser, sites) -> None:
         seed = browser.js("""var dd = Array.prototype.find.call(document.querySelectorAll('.match-facts div'),
             function (d) { return d.querySelector('dt').textContent === 'Seed'; }).querySelector('dd');
             var s = getComputedStyle(dd);
-            return [dd.textContent, dd.getBoundingClientRect().height, parseFloat(s.lineHeight) || 1.45 * parseFloat(s.fontSize),
-                    dd.scrollWidth, dd.clientWidth];""")
+            return [dd.textContent, dd.getBoundingClientRect().height,
+                    parseFloat(s.lineHeight) || 1.45 * parseFloat(s.fontSize), dd.scrollWidth, dd.clientWidth];""")
         assert seed[0] == str(BIG_SEED)
         assert seed[1] < 1.5 * seed[2], f"the seed wraps at {width} px: {seed}"
         assert seed[3] <= seed[4] + 1, f"the seed is cut off at {width} px: {seed}"
@@ -310,7 +311,8 @@ def test_the_head_to_head_scrolls_in_its_box_with_the_names_in_view(browser: Bro
         var before = w.scrollWidth - w.clientWidth; w.scrollLeft = w.scrollWidth; return [before, w.scrollLeft];""")
     assert scroll[0] > 0 and scroll[1] > 0, f"the matrix does not scroll in its box: {scroll}"
     browser.js("document.querySelector('#head-to-head table.heatmap').scrollIntoView()")
-    names = browser.js("""var w = document.querySelector('#head-to-head table.heatmap').parentNode.getBoundingClientRect();
+    names = browser.js("""var w = document.querySelector('#head-to-head table.heatmap').parentNode
+            .getBoundingClientRect();
         return Array.prototype.map.call(document.querySelectorAll('#head-to-head .row-head'), function (th) {
             var cell = th.getBoundingClientRect(), name = th.querySelector('.bot-name').getBoundingClientRect();
             var y = name.top + name.height / 2, hit = document.elementFromPoint(name.left + 5, y);
@@ -343,7 +345,7 @@ def test_the_long_chain_of_4_players_fits_a_phone(browser: Browser, sites) -> No
     tiles = browser.js("""return Array.prototype.map.call(document.querySelectorAll('.bk-chain .tile'),
         function (t) { var r = t.getBoundingClientRect(); return [r.left, r.right]; });""")
     width = browser.js("return window.innerWidth")
-    assert all(0 <= l and r <= width for l, r in tiles), "a tile is off the screen"
+    assert all(0 <= left and right <= width for left, right in tiles), "a tile is off the screen"
     browser.screenshot(screenshot_dir() / "match-4-players-phone.png")
     browser.size(*DESKTOP)
     assert frames > 20

@@ -19,7 +19,6 @@ from arena.cli import cli
 from arena.games import GAMES, PIECES
 from reports import render_site
 from reports.charts import thin
-from reports.cli import report
 from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
 from reports.render import SiteWriter, script_json
 from tests.reports.conftest import EVIL_TEXT, ROOT, Site
@@ -37,7 +36,8 @@ def read_record_script(path: Path) -> tuple[int, dict]:
     if encoding == b"base64":
         raw = base64.b64decode(body, validate=True)
     else:
-        raw = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)), body)
+        raw = re.sub(rb"\\(x00|.)", lambda m: {b"n": b"\n", b"r": b"\r", b"x00": b"\0"}.get(m.group(1), m.group(1)),
+                     body)
     return int(match_id), expand(json.loads(zlib.decompress(raw)))
 
 
@@ -164,8 +164,8 @@ def test_head_to_head_cells_match_the_ratings(two_player: Site) -> None:
         for b in order:
             if a.id == b.id:
                 continue
-            w, d, l = ratings.head_to_head[(a.id, b.id)]
-            assert f'<span class="cell-main">{w}-{d}-{l}</span>' in html
+            won, drawn, lost = ratings.head_to_head[(a.id, b.id)]
+            assert f'<span class="cell-main">{won}-{drawn}-{lost}</span>' in html
 
 
 def test_three_player_head_to_head_is_the_average_place(three_player: Site) -> None:
@@ -257,7 +257,7 @@ def test_match_lists_are_split_into_pages(two_player: Site, tmp_path: Path, monk
 
 
 def test_the_report_command(two_player: Site, tmp_path: Path) -> None:
-    result = CliRunner().invoke(report, [str(two_player.store_dir), "--site", str(tmp_path / "s")])
+    result = CliRunner().invoke(cli, ["report", str(two_player.store_dir), "--site", str(tmp_path / "s")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "s" / "index.html").is_file()
     assert f"report: {tmp_path / 's' / 'index.html'} (" in result.output
@@ -267,13 +267,22 @@ def test_the_report_command_writes_the_site_folder_beside_the_store(two_player: 
                                                                     tmp_path: Path) -> None:
     out = tmp_path / "out"
     shutil.copytree(two_player.store_dir, out)
-    result = CliRunner().invoke(report, [str(out)])
+    result = CliRunner().invoke(cli, ["report", str(out)])
     assert result.exit_code == 0, result.output
     assert f"report: {out / 'site' / 'index.html'} (" in result.output
     assert (out / "site" / "replay.html").is_file() and not (out / "index.html").exists()
     assert sorted(p.name for p in (out / "site").iterdir()) == [
         "bots", "head-to-head.html", "index.html", "matches", "records", "replay.html", "site.js",
         "static"]
+
+
+def test_the_report_command_checks_its_site_folder_first(two_player: Site, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("x")
+    result = CliRunner().invoke(cli, ["report", str(two_player.store_dir), "--site",
+                                      str(tmp_path / "a-file" / "site")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("arena: error: --site ") and "is a file, not a folder" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_the_report_command_names_a_missing_store(tmp_path: Path) -> None:

@@ -62,7 +62,8 @@ def test_the_thousand_board(browser: Browser, site: Site) -> None:
     assert browser.css(".th-sheet table").is_displayed()
     assert browser.css("#replay").get_attribute("data-at-end") == "true"
     boxes = browser.all(".replay-scores .replay-score")
-    scores = [int(b.get_attribute("data-score")) for b in sorted(boxes, key=lambda b: int(b.get_attribute("data-seat")))]
+    scores = [int(b.get_attribute("data-score"))
+              for b in sorted(boxes, key=lambda b: int(b.get_attribute("data-seat")))]
     assert scores == list(row.scores)
     browser.screenshot(shots / "thousand-end.png")
     browser.size(*PHONE)
@@ -88,12 +89,14 @@ def test_the_sheets_scroll_in_their_box_at_phone_width_with_names_in_view(browse
     browser.size(*PHONE)
     browser.open(page, query)
     types = browser.js("return Arena.viewer.frames.map(function (f) { return f.event && f.event.type; })")
-    for step, box in ((types.index("deal_score"), ".th-dealscore .table-wrap"), (len(types) - 1, ".th-sheet .table-wrap")):
+    for step, box in ((types.index("deal_score"), ".th-dealscore .table-wrap"),
+                      (len(types) - 1, ".th-sheet .table-wrap")):
         browser.open(page, f"{query}#step={step}")
         assert browser.errors() == []
         assert browser.js("return document.documentElement.scrollWidth - window.innerWidth") <= 1
         scroll = browser.js("""var b = document.querySelector(arguments[0]);
-            var before = b.scrollWidth - b.clientWidth; b.scrollLeft = b.scrollWidth; return [before, b.scrollLeft];""", box)
+            var before = b.scrollWidth - b.clientWidth; b.scrollLeft = b.scrollWidth;
+            return [before, b.scrollLeft];""", box)
         assert scroll[0] > 0 and scroll[1] > 0, f"{box} does not scroll in its box: {scroll}"
         firsts = browser.js("""var b = document.querySelector(arguments[0]), r = b.getBoundingClientRect();
             b.scrollIntoView();

@@ -1,8 +1,8 @@
 """Fixtures for tournament tests: small deterministic bots and configs written to a temp folder.
 
 The bots run with ``python3`` as any bundled bot does (inside the sandbox that is the system's
-interpreter), and choose their actions from a hash of what they see, so a match replays exactly from its seed and seats: two
-runs of a tournament (serial or parallel, interrupted or not) must store identical results.
+interpreter), and choose their actions from a hash of what they see, so a match replays exactly
+from its seed and seats: two runs of a tournament (serial or parallel, interrupted or not) must store identical results.
 """
 from __future__ import annotations
 
@@ -78,7 +78,8 @@ def write_config(path: Path, data: dict[str, Any]) -> Path:
 def small_config(entrants: list[Any], **overrides: Any) -> dict[str, Any]:
     """A quick Block tournament: one deal per match."""
     data: dict[str, Any] = {
-        "name": "test", "game": "block", "seed": 7, "entrants": [e if isinstance(e, dict) else str(e) for e in entrants],
+        "name": "test", "game": "block", "seed": 7,
+        "entrants": [e if isinstance(e, dict) else str(e) for e in entrants],
         "options": {"single_deal": True},
         "format": {"type": "round-robin", "players": 2, "rounds": 1},
         "time_control": {"move_ms": 2000, "bank_ms": 5000, "startup_ms": 10000},

@@ -101,6 +101,9 @@ def test_demo_config_of_every_game(name: str) -> None:
     assert config.format.players == (game.demo_players or game.default_players)
     tc = config.time_control  # the game's own demo clock (tests/bots/test_clocks.py plays it)
     assert (tc.move_ms, tc.bank_ms) == game.demo_time_control
+    # and its length: whole matches, or capped where they would make the demo long (Thousand)
+    length = game.length_cap(game.make_options(config.format.players, config.options))
+    assert length == (game.demo_length or game.length_cap(game.make_options(config.format.players)))
     expected = {str(b.path) for b in bundled_bots(name)}
     assert expected <= {str(Path(e.path).resolve()) for e in config.entrants}
     assert all(not b.games or name in b.games for b in bundled_bots(name))

@@ -147,7 +147,7 @@ def test_odd_rounds_change_the_neighbours(players: int) -> None:
     (clockwise) now sits before it, so with 3 or 4 players each meets the other side too."""
     schedule = make_schedule(players + 1, FormatConfig(players=players, rounds=2), seed=5)
     for t, table in enumerate(schedule.tables):
-        def after(rnd: int) -> set[tuple[int, int]]:
+        def after(rnd: int, t: int = t) -> set[tuple[int, int]]:
             return {(m.seats[i], m.seats[(i + 1) % players]) for m in schedule.matches
                     if m.table == t and m.round == rnd for i in range(players)}
         assert after(1) == {(b, a) for a, b in after(0)}

@@ -175,7 +175,9 @@ def _extract(data: bytes, target: Path) -> None:
                     os.makedirs(path, 0o755, exist_ok=True)
                 elif m.isreg():
                     os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
-                    content = tar.extractfile(m).read()
+                    member = tar.extractfile(m)
+                    assert member is not None  # a regular file has contents
+                    content = member.read()
                     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                                  _file_mode(m.mode))
                     with open(fd, "wb") as f:

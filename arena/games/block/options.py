@@ -39,6 +39,7 @@ class BlockOptions:
             object.__setattr__(self, "hand_size", 7 if n == 2 else 5)
         if self.target is None:
             object.__setattr__(self, "target", 100 if n == 2 else 61)
+        assert self.hand_size is not None and self.target is not None  # set just above
         if not 1 <= self.hand_size * n <= 28 or self.hand_size < 1:
             raise OptionError(
                 f"option 'hand_size': {self.hand_size} tiles for {n} players does not fit in the "

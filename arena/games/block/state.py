@@ -114,11 +114,13 @@ class BlockState(State):
             self.ends = tile
             self._opening = None
         elif side == LEFT:
+            assert self.ends is not None  # a tile is played on an open end
             left, right = self.ends
             new = b if a == left else a
             self.chain.appendleft((new, left))
             self.ends = (new, right)
         else:
+            assert self.ends is not None  # a tile is played on an open end
             left, right = self.ends
             new = b if a == right else a
             self.chain.append((right, new))
@@ -297,9 +299,10 @@ class BlockState(State):
     def _banned_tiles(self) -> list[set[Tile]]:
         """Per seat, the tiles it is publicly known not to hold in the current deal."""
         banned: list[set[Tile]] = [set() for _ in range(self.num_players)]
-        ends = None
+        ends: tuple[int, int] | None = None
         for s, action in self.plays:  # replay the ends: a pass shows a void in both end values
             if action == PASS:
+                assert ends is not None  # a deal opens with a lead, never a pass
                 banned[s].update(t for t in TILES if ends[0] in t or ends[1] in t)
                 continue
             if ends is None and self.deal_no == 1 and self.options.first_leader == "highest_double":

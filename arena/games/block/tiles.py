@@ -51,6 +51,7 @@ def ends_after(ends: tuple[int, int] | None, action: str) -> tuple[int, int]:
     (a, b), side = ACTIONS[action]
     if side is None:
         return (a, b)
+    assert ends is not None  # a tile is played on an open end
     end = b if a == ends[side] else a
     return (end, ends[1]) if side == LEFT else (ends[0], end)
 

@@ -67,7 +67,8 @@ class Dice1000(Game):
             return f"  {who} is on the barrel at {event['score']}"
         if kind == "fall":
             why = "knocked off" if event["reason"] == "knocked_off" else "out of attempts"
-            return f"  {who} falls off the barrel ({why}, fall {event['falls']}): {event['amount']:+d} -> {event['score']}"
+            return (f"  {who} falls off the barrel ({why}, fall {event['falls']}): "
+                    f"{event['amount']:+d} -> {event['score']}")
         if kind == "leave_barrel":
             return f"  {who} is off the barrel at {event['score']}"
         if kind == "point":

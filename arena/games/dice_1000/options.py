@@ -111,7 +111,8 @@ class Dice1000Options:
             object.__setattr__(self, "barrel", "none")
         check_all_choices(self)
         # 'none' on the command line arrives as None: no pits
-        object.__setattr__(self, "pits", () if self.pits is None else parse_pits(self.pits))
+        pits = () if self.pits is None else parse_pits(self.pits)
+        object.__setattr__(self, "pits", pits)
         for name in ("open_min", "overtake_penalty", "dump_truck", "bolts_per_penalty", "bolt_penalty",
                      "barrel_attempts", "barrel_fall_penalty", "barrel_falls_to_zero"):
             if getattr(self, name) < 0:
@@ -127,20 +128,22 @@ class Dice1000Options:
             raise OptionError(f"option 'barrel_threshold': {self.barrel_threshold} is not allowed; "
                               "allowed values: 1 to 999")
         top = 0
-        for lo, hi in self.pits:
+        for lo, hi in pits:
             if not 0 < lo < hi <= 1000 or lo < top:
                 raise OptionError(f"option 'pits': {self.pits_text()} is not allowed; pits are "
                                   "low-high with 0 < low < high <= 1000 and do not overlap")
             top = hi
-        if self.barrel in ("points", "entry_reset") and any(hi > self.barrel_threshold for _, hi in self.pits):
+        if self.barrel in ("points", "entry_reset") and any(hi > self.barrel_threshold for _, hi in pits):
             raise OptionError(f"options 'pits' and 'barrel_threshold': the pit {self.pits_text()} "
                               f"reaches above the barrel at {self.barrel_threshold}")
 
     def pits_text(self) -> str:
+        assert self.pits is not None  # __post_init__ makes 'none' ()
         return ",".join(f"{lo}-{hi}" for lo, hi in self.pits) or "none"
 
     def in_pit(self, score: int) -> int | None:
         """The top of the pit ``score`` is in, or None (§3, D-7)."""
+        assert self.pits is not None  # __post_init__ makes 'none' ()
         for lo, hi in self.pits:
             if lo <= score < hi:
                 return hi

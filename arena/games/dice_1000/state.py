@@ -9,6 +9,7 @@ hot dice, a total that may not be banked yet), so a seat is asked only for real 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from arena.game import TERMINAL, Chance, Result, State
@@ -61,7 +62,7 @@ class Dice1000State(State):
         self._table = ROLL_TABLE_STRAIGHTS if options.straights else ROLL_TABLE
         self._barrel = options.barrel
         self._threshold = options.barrel_threshold if options.barrel in ("points", "entry_reset") else None
-        self._rng_random = None
+        self._rng_random: Callable[[], float] | None = None  # this turn's dice: _start_turn draws it
         self.seat = 0
         self.turn_no = 0
         self.turn_total = 0
@@ -93,6 +94,7 @@ class Dice1000State(State):
         """Roll the dice left, score them (§2), and roll on while rolling is the only choice.
         Returns None when the seat has a choice, else how the turn ended ("bust", "overshoot")."""
         r = self._rng_random
+        assert r is not None  # a turn has begun
         table = self._table
         events = self.events
         seat = self.seat
@@ -365,7 +367,9 @@ class Dice1000State(State):
                      "open_points", "turns", "events", "rolls"):
             d[name] = list(d[name])
         # the rest of this turn's dice: a copy of the generator, so the clone rolls what we would
-        gen = self._rng_random.__self__
+        # (_rng_random is that generator's bound method ``random``, which a type checker sees as a
+        # plain callable)
+        gen = self._rng_random.__self__  # type: ignore[union-attr]
         copy = random.Random()
         copy.setstate(gen.getstate())
         new._rng_random = copy.random

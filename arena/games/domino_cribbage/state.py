@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from arena.game import TERMINAL, Chance, Result, State
 from arena.games.domino_cribbage.options import DominoCribbageOptions
@@ -25,7 +25,8 @@ _ALL = range(N_TILES)
 
 def _discard_actions(hand: list[int]) -> list[str]:
     """Every pair of a sorted hand, in combinations order (so in canonical text order too)."""
-    return [DISCARD_TEXT[a][b] for a, b in combinations(hand, 2)]
+    # a < b in a sorted hand: every entry is a text, never the None of DISCARD_TEXT's lower half
+    return cast(list[str], [DISCARD_TEXT[a][b] for a, b in combinations(hand, 2)])
 
 
 class DominoCribbageState(State):
@@ -230,6 +231,7 @@ class DominoCribbageState(State):
         """docs §The show: the non-dealer's hand, the dealer's hand, then the crib (dealer's)."""
         o = self.options
         starter = self.starter
+        assert starter is not None  # cut before the play
         dealer = self.dealer
         non = dealer ^ 1
         points = [0, 0, 0]

@@ -23,12 +23,13 @@ IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
 INDEX: dict[str, int] = {text: i for i, text in enumerate(TEXT)}
 
 DISCARD_PREFIX = "discard "
-# DISCARD_TEXT[i][j] for i < j: "discard a-b c-d"
-DISCARD_TEXT: tuple[tuple[str | None, ...], ...] = tuple(
-    tuple(f"{DISCARD_PREFIX}{TEXT[i]} {TEXT[j]}" if i < j else None for j in range(N_TILES))
-    for i in range(N_TILES))
-DISCARDS: dict[str, tuple[int, int]] = {
-    DISCARD_TEXT[i][j]: (i, j) for i, j in combinations(range(N_TILES), 2)}
+# DISCARD_TEXT[i][j] for i < j: "discard a-b c-d" (None for i >= j)
+_discard_rows: list[list[str | None]] = [[None] * N_TILES for _ in range(N_TILES)]
+DISCARDS: dict[str, tuple[int, int]] = {}
+for _i, _j in combinations(range(N_TILES), 2):
+    _discard_rows[_i][_j] = _text = f"{DISCARD_PREFIX}{TEXT[_i]} {TEXT[_j]}"
+    DISCARDS[_text] = (_i, _j)
+DISCARD_TEXT: tuple[tuple[str | None, ...], ...] = tuple(tuple(row) for row in _discard_rows)
 
 
 def parse_tile(text: str) -> int:
@@ -47,4 +48,6 @@ def parse_tiles(text: str) -> list[int]:
 
 def discard_text(a: int, b: int) -> str:
     """The canonical discard action for two tiles, in either order."""
-    return DISCARD_TEXT[min(a, b)][max(a, b)]
+    text = DISCARD_TEXT[min(a, b)][max(a, b)]
+    assert text is not None, "a discard is two different tiles"
+    return text

@@ -20,6 +20,7 @@ class Thousand(Game):
     chance = True
     can_draw = True
     length_unit = "deals"
+    demo_length = 8  # deals: whole matches (about 15 deals each) would make a 5-minute demo
     chance_events = frozenset({"dealer", "deal"})
     example_field = "hand"
     Options = ThousandOptions

@@ -2,6 +2,8 @@
 ``ThousandState`` that offers bids, records them and names the declarer."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.games.thousand.actions import BID_TEXT, DARK, LOOK, PASS, PRIKUP_TEXT, bid_range
 from arena.games.thousand.phases import AUCTION, DARK_BID, PRIKUP
 from arena.games.thousand.scoring import max_bid
@@ -9,6 +11,10 @@ from arena.games.thousand.scoring import max_bid
 
 class AuctionPhase:
     """Auction methods of ``ThousandState`` (a mixin: the state holds every field)."""
+
+    # fields of the state that this phase sets, as ThousandState declares them
+    declarer: int | None
+    _legal: Sequence[str]
 
     def _auction_legal(self, seat: int) -> list[str]:
         o = self.options

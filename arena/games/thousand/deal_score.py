@@ -12,6 +12,9 @@ from arena.games.thousand.scoring import half_up5, marriage_total, prikup_score,
 class DealScoring:
     """Deal-end methods of ``ThousandState`` (a mixin: the state holds every field)."""
 
+    # fields of the state that this phase sets, as ThousandState declares them
+    dealer: int
+
     def _end_deal(self) -> None:
         o, n = self.options, self.num_players
         d, contract = self.declarer, self.contract

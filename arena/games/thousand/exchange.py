@@ -2,6 +2,8 @@
 (docs/games/thousand.md §6, §11): the part of ``ThousandState`` between auction and play."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.games.thousand.actions import (
     BURY_TEXT, GIVE_TEXT, KEEP, PLAY_ON, RAISE_TEXT, REDEAL, ROSPIS, bid_range,
 )
@@ -13,6 +15,11 @@ from arena.games.thousand.scoring import max_bid, may_demand_redeal
 class ExchangePhase:
     """Prikup, exchange, raise and redeal methods of ``ThousandState`` (a mixin: the state holds
     every field)."""
+
+    # fields of the state that this phase sets, as ThousandState declares them
+    taken_index: int | None
+    buried: int | None
+    _legal: Sequence[str]
 
     def _take_prikup(self, index: int) -> None:
         d = self.declarer

@@ -2,6 +2,7 @@
 the state an observation shows, once ``sample_state`` has dealt the cards it hides (§18)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from arena.game import TERMINAL, Chance, Result
@@ -17,13 +18,18 @@ from arena.games.thousand.phases import (
 )
 
 # a give or a burial in the log, as a seat that did not see the card reads it
-_HIDDEN = {GIVE_TEXT[c][s]: (GIVE_HIDDEN[s], s) for c in DECK for s in range(4)}
+_HIDDEN: dict[str, tuple[str, int | None]] = {GIVE_TEXT[c][s]: (GIVE_HIDDEN[s], s) for c in DECK for s in range(4)}
 _HIDDEN.update({BURY_TEXT[c]: (BURY_HIDDEN, None) for c in DECK})
 _PHASE_OF = {p: p for p in PHASES}  # an observation's phase text -> the state's own object
 
 
 class SeatViews:
     """Observation methods of ``ThousandState`` (a mixin: the state holds every field)."""
+
+    # fields of the state that its restoring sets, as ThousandState declares them
+    events: list[dict[str, Any]]
+    winners: list[int]
+    _legal: Sequence[str]
 
     def observation(self, seat: int) -> dict[str, Any]:
         n = self.num_players

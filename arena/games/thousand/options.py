@@ -84,6 +84,7 @@ class ThousandOptions:
         if self.barrel_min_contract is None:
             object.__setattr__(self, "barrel_min_contract",
                                _ceil5(self.win_score - self.barrel_threshold))
+        assert self.barrel_min_contract is not None  # set just above
         if not 0 < self.barrel_threshold < self.win_score:
             raise OptionError(f"option 'barrel_threshold': {self.barrel_threshold} must be between 1 "
                               f"and win_score - 1 ({self.win_score - 1})")

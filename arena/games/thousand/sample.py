@@ -55,7 +55,8 @@ def _assign(cards: list[int], caps: list[int], allowed: dict[int, list[int]],
         for i in idx:
             if slots[i] in allowed[c] and i not in seen:
                 seen.add(i)
-                if owner[i] is None or augment(owner[i], seen):
+                held = owner[i]
+                if held is None or augment(held, seen):
                     owner[i] = c
                     return True
         return False
@@ -64,8 +65,9 @@ def _assign(cards: list[int], caps: list[int], allowed: dict[int, list[int]],
         if not augment(c, set()):
             return None
     bins = [[] for _ in caps]
-    for i, c in enumerate(owner):
-        bins[slots[i]].append(c)
+    for i, held in enumerate(owner):
+        assert held is not None  # the caps add up to the cards: every slot is filled
+        bins[slots[i]].append(held)
     return bins
 
 
@@ -128,7 +130,7 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
     gives: list[list[Any]] = []
     bury_known: int | None = None
     bury_seen = False
-    for s, text in log:
+    for _, text in log:
         if text.startswith("give "):
             _, c, r = text.split()
             gives.append([int(r), None if c == "?" else CARD_OF[c]])
@@ -169,7 +171,7 @@ def sample_state(options, obs: dict[str, Any], rng: random.Random) -> ThousandSt
     unknown_gives = [r for r, c in gives if c is None]
     allowed: dict[int, list[int]] = {}
     for c in pool:
-        if taken_known and c in taken and not before_take and me != d:
+        if taken is not None and c in taken and not before_take and me != d:
             # a shown prikup card is with the declarer, or was passed on (to a seat whose card
             # this seat did not see, or into the other prikup)
             bins = [d] + [r for r in unknown_gives if r != me]

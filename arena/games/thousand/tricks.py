@@ -3,6 +3,8 @@ trump, tricks and their winners, the 2-player last prikup: the part of ``Thousan
 first lead to the last trick."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.games.thousand.actions import MARRIAGE_TEXT, PLAY_TEXT
 from arena.games.thousand.cards import (
     ACE, ACE_MARRIAGE_VALUE, CARD_TEXT, MARRIAGE_VALUE, PARTNER, POINTS, SUIT_OF, SUITS,
@@ -14,6 +16,11 @@ from arena.games.thousand.phases import PLAY
 class PlayPhase:
     """Play methods of ``ThousandState`` (a mixin: the state holds every field). A plain card that
     does not end a trick is played inline by ``ThousandState.apply``, the common case."""
+
+    # fields of the state that this phase sets, as ThousandState declares them
+    trump: int | None
+    trick: list[tuple[int, int]]
+    _legal: Sequence[str]
 
     def _start_play(self) -> None:
         self.phase = PLAY

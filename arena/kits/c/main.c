@@ -39,6 +39,9 @@ int main(void) {
             mp_put_map(&out, 2);
             mp_put_str(&out, "type"); mp_put_str(&out, "action");
             mp_put_str(&out, "action"); mp_put_str(&out, action);
+            /* To say why, for people (kept in the match record, shown by `arena play` and the
+             * replay; at most 256 bytes), send a note with the action: a map of 3, and
+             *     mp_put_str(&out, "note"); mp_put_str(&out, "the first legal action"); */
             mp_send(stdout, &out);
         } else if (strcmp(kind, "end") == 0) {
             fprintf(stderr, "{{name}}: the match is over; scores ");

@@ -22,6 +22,9 @@ for (;;) {
     const action = choose(message.observation, message.legal);
     console.error(`decision ${message.decision}: ${action} (of ${message.legal.length} legal)`);
     send({ type: "action", action });
+    // To say why, for people (kept in the match record, shown by `arena play` and the replay;
+    // at most 256 bytes), send a note with the action:
+    //     send({ type: "action", action, note: "the first legal action" });
   } else if (message.type === "end") {
     console.error(`{{name}}: the match is over; scores ${JSON.stringify(message.result.scores)}`);
     break;

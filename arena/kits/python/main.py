@@ -17,6 +17,9 @@ def choose(observation, legal):
     """
     action = legal[0]
     print(f"decision: {action} (of {len(legal)} legal)", file=sys.stderr)
+    # To say why, for people (kept in the match record, shown by `arena play` and the replay;
+    # at most 256 bytes), return the action with a note:
+    #     return action, "the first legal action"
     return action
 
 

@@ -37,6 +37,9 @@ fn main() -> io::Result<()> {
                 let action = choose(&observation, &legal);
                 eprintln!("decision {}: {} (of {} legal)",
                           msg.get("decision").and_then(Value::as_int).unwrap_or(-1), action, legal.len());
+                // To say why, for people (kept in the match record, shown by `arena play` and
+                // the replay; at most 256 bytes), send a note with the action:
+                //     ("note", Value::Str("the first legal action".into())),
                 send(&mut output, &message(&[("type", Value::Str("action".into())),
                                             ("action", Value::Str(action))]))?;
             }

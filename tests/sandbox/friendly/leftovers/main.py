@@ -11,7 +11,7 @@ import sys
 engines = "preloaded" if "arena.games" in sys.modules else "imported"
 import arena.games  # noqa: E402
 import protocol.sdk  # noqa: E402
-from protocol.sdk import run
+from protocol.sdk import run  # noqa: E402
 
 FILES = [os.path.join(os.environ.get("HOME", "/tmp"), "mark"), "/tmp/mark", "/dev/shm/mark",
          os.path.join(os.environ.get("TMPDIR", "/tmp"), "mark2")]

@@ -1,0 +1,49 @@
+"""The benchmarks that play matches take the game as an argument and play it generically: the
+short matches are capped through the game's own length option, the hello names the game."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.games import DEFAULT_GAME, GAMES, get_game
+from arena.options import options_from_dict
+from benchmarks.match_fixed_cost import capped_values
+from benchmarks.sandbox_startup import hello
+
+ROOT = Path(__file__).resolve().parent.parent
+MATCH_BENCHMARKS = ("cluster_throughput", "match_fixed_cost", "match_phases", "referee_overhead",
+                    "render_report", "sandbox_startup", "tournament_throughput")
+
+
+@pytest.mark.parametrize("name", MATCH_BENCHMARKS)
+def test_each_match_benchmark_takes_any_game_and_defaults_to_the_registrys(name):
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / f"{name}.py"), "--help"],
+                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    text = " ".join(run.stdout.split())
+    assert "--game" in text and f"(default {DEFAULT_GAME})" in text, text
+    assert all(game in text for game in GAMES), text
+    bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / f"{name}.py"), "--game", "chess"],
+                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert bad.returncode == 2 and "'chess'" in bad.stderr.splitlines()[-1], bad.stderr
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_short_matches_are_capped_at_one_deal_or_round(name):
+    game = get_game(name)
+    values = capped_values(game, 2, 1)
+    assert game.length_cap(game.make_options(2, values)) == 1
+    assert game.length_cap(game.make_options(2, {})) > 1  # else the cap would change nothing
+    if name == "block":
+        assert values == {"max_deals": 1}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_startup_benchmarks_hello_names_the_game_with_its_resolved_options(name):
+    message = hello(name)
+    game = get_game(name)
+    assert message["game"] == name and message["num_players"] == 2
+    assert options_from_dict(game, message["options"]) == game.make_options(2)
