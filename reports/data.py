@@ -95,6 +95,8 @@ class TournamentData:
     planned: int | None = None  # matches in the schedule, played or not
     initial_mu: float = 25.0
     initial_sigma: float = 25.0 / 3
+    duplicate: bool = True  # the matches of a duplicate set share their seed (one set per match if not)
+    sprt: Any = None  # a tournaments.sprt.SprtSummary: where the test of format "sprt" stands
 
     @property
     def num_players(self) -> int:

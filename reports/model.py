@@ -14,9 +14,10 @@ from typing import Any
 
 from reports.colours import CHART_COLOURED, bot_colour, heat
 from reports.data import MatchInfo, Standing, TournamentData
+from tournaments.stats import p_above, pair_counts
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
-    LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact,
+    LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, SprtBox,
     IndexView, OpponentRow, FailureGroup, FailureExample, FailureDetail, BotView, BotMatchesView,
     MatchListView,
 )
@@ -177,7 +178,27 @@ class SiteModel:
                   f"{thousands(d.planned if d.planned is not None else len(d.matches))} matches "
                   "played. This page reloads itself every 30 s; the match lists, bot pages and "
                   "replays are written when it ends.") if live else None,
+            sprt=self.sprt_box(),
         )
+
+    def sprt_box(self) -> SprtBox | None:
+        """The sequential test's verdict (format "sprt"), as the run's last line says it."""
+        t = self.data.sprt
+        if t is None:
+            return None
+        e = t.estimate
+        facts = [
+            Fact("Candidate", t.candidate), Fact("Baseline", t.baseline),
+            Fact("Elo of the candidate", "—" if e is None else
+                 f"{e.elo:+.1f} ± {e.elo_margin:.1f} (95%)"),
+            Fact("Log-likelihood ratio", f"{fmt(t.llr)} (H0 at {fmt(t.lower)}, H1 at {fmt(t.upper)})"),
+            Fact("Hypotheses", f"H0: {t.elo0:g} Elo, H1: {t.elo1:g} Elo; α {t.alpha:g}, β {t.beta:g}"),
+            Fact("Pairs counted", f"{thousands(t.pairs)} ({thousands(2 * t.pairs)} matches) of at "
+                                  f"most {thousands(t.max_matches // 2)}"),
+        ]
+        return SprtBox(headline=t.headline, line=t.line(), facts=facts,
+                       counts=list(zip(("0", "½", "1", "1½", "2"), t.counts)),
+                       verdict=(t.verdict or "none").lower())
 
     def game_title(self) -> str:
         try:
@@ -301,8 +322,41 @@ class SiteModel:
             low, high = "0% (lost all)", "100% (won all)"
         else:
             low, high = f"place {self.data.num_players} (last)", "place 1 (first)"
+        pairs = self.pair_rows() if limit is None else []
         return HeadToHead(self.two_player, bots, rows, low, high, stops,
-                          shown=len(ranked), total=len(self.ranked))
+                          shown=len(ranked), total=len(self.ranked), pairs=pairs,
+                          outcomes=self.outcomes_text())
+
+    @property
+    def set_size(self) -> int:
+        """How often two entrants at a table meet in one duplicate set."""
+        return self.data.num_players if self.data.duplicate else 1
+
+    def outcomes_text(self) -> str:
+        k = self.set_size
+        return ", ".join(_halves(i) for i in range(2 * k + 1)) + f" points of {k}"
+
+    def pair_rows(self) -> list[PairRow]:
+        """Every pair that met, the higher-ranked first (tournaments.stats)."""
+        counts = pair_counts(self.played, self.set_size)
+        rows = []
+        for i, a in enumerate(self.ranked):
+            for b in self.ranked[i + 1:]:
+                pc = counts.get((a, b))
+                if pc is None:
+                    continue
+                e = pc.estimate()
+                sa, sb = self.standing.get(a), self.standing.get(b)
+                above = p_above(sa.mu, sa.sigma, sb.mu, sb.sigma) if sa and sb else None
+                rows.append(PairRow(
+                    a=self.bot(a), b=self.bot(b), sets=pc.sets,
+                    counts=" · ".join(str(c) for c in pc.counts),
+                    score="—" if e is None else (f"{100 * e.score:.1f}% ({100 * e.score_low:.1f}–"
+                                                f"{100 * e.score_high:.1f}%)"),
+                    elo="—" if e is None else f"{e.elo:+.0f} ± {e.elo_margin:.0f}",
+                    p_above="—" if above is None else f"{100 * above:.1f}%",
+                    pending=pc.incomplete))
+        return rows
 
     # -- match lists ------------------------------------------------------------------------------
     @staticmethod
@@ -409,6 +463,12 @@ def failure_kind(reason: str) -> str:
         kind = flat
     kind = re.sub(r"\d+(?:\.\d+)?", "…", kind)
     return kind if len(kind) <= 200 else kind[:199] + "…"
+
+
+def _halves(i: int) -> str:
+    """i/2 as people write it: 0, ½, 1, 1½, …"""
+    whole, half = divmod(i, 2)
+    return ("½" if not whole else f"{whole}½") if half else str(whole)
 
 
 def nice_step(span: float, count: int) -> float:

@@ -56,6 +56,14 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
         }
         if store.schedule_note:
             details["schedule"] = store.schedule_note
+        sprt = None
+        if fmt.get("type") == "sprt":
+            from tournaments.sprt import store_summary
+
+            sprt = store_summary(store)
+            del details["rounds"], details["duplicate deals"]  # duplicate pairs, no rounds
+            details["test"] = (f"elo0 {sprt.elo0:g}, elo1 {sprt.elo1:g}, alpha {sprt.alpha:g}, "
+                               f"beta {sprt.beta:g}, at most {sprt.max_matches} matches")
         data = TournamentData(
             name=cfg.get("name") or "Tournament",
             game=cfg.get("game", ""),
@@ -72,6 +80,8 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
             initial_mu=MU,
             initial_sigma=SIGMA,
             planned=store.planned,
+            duplicate=bool(fmt.get("duplicate", True)),
+            sprt=sprt,
         )
     except BaseException:
         store.close()

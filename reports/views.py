@@ -4,7 +4,7 @@ Templates only lay these out; ``reports.model.SiteModel`` builds them from ``Tou
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -111,6 +111,32 @@ class H2HRow:
 
 
 @dataclass(frozen=True)
+class PairRow:
+    """One pair of entrants on the head-to-head page: the first's outcomes per duplicate set
+    against the second, its score and Elo with their 95 % intervals, P(it ranks above)."""
+
+    a: BotRef
+    b: BotRef
+    sets: int
+    counts: str       # "3 · 10 · 25 · 9 · 1": sets by the first's points 0, ½, … k
+    score: str        # "54.2% (49.1–59.3%)"
+    elo: str          # "+29.3 ± 35.6"
+    p_above: str      # "93.1%"
+    pending: int      # sets begun and not finished: not counted yet
+
+
+@dataclass(frozen=True)
+class SprtBox:
+    """The verdict of a sequential test (format "sprt") on the index page."""
+
+    headline: str     # "SPRT: H1 accepted"
+    line: str         # the run's last line, in full
+    facts: list[Fact]
+    counts: list[tuple[str, int]]  # (points of 2, pairs), the pentanomial
+    verdict: str      # "h1", "h0" or "none": the box's colour
+
+
+@dataclass(frozen=True)
 class HeadToHead:
     two_player: bool
     bots: list[BotRef]
@@ -120,6 +146,8 @@ class HeadToHead:
     legend_stops: list[str]
     shown: int  # bots in this matrix (the top of the leaderboard)
     total: int  # bots in the tournament
+    pairs: list[PairRow] = field(default_factory=list)  # the full page only: every pair met
+    outcomes: str = ""  # what a pair's counts are: "0, ½, 1, 1½, 2 points of 2"
 
 
 @dataclass(frozen=True)
@@ -145,6 +173,7 @@ class IndexView:
     failed_matches: list[MatchRow]
     failed_total: int
     live: str | None = None  # the note of a report refreshed while the tournament runs
+    sprt: SprtBox | None = None  # format "sprt": the test's verdict
 
 
 # ----- per bot -----------------------------------------------------------------------------------

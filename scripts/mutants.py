@@ -133,6 +133,22 @@ MUTANTS = [
            "self.conn.execute(\"COMMIT\")",
            ("tests/tournaments/test_store.py",),
            "a transaction that fails leaves nothing behind"),
+    # --- the sequential test and the pair statistics ----------------------------------------------
+    Mutant("llr-not-regularized", "tournaments/stats.py",
+           "return [c if c else REGULARIZE for c in counts]",
+           "return [c if c else 1e-9 for c in counts]",
+           ("tests/tournaments/test_stats.py",),
+           "a zero count becomes 0.001 before estimating, as fishtest and fastchess do"),
+    Mutant("sprt-h1-past-its-bound", "tournaments/sprt.py",
+           "if self.llr >= self.upper:",
+           "if self.llr >= self.upper + 1:",
+           ("tests/tournaments/test_stats.py",),
+           "the SPRT accepts H1 at the first pair whose LLR reaches log((1 - beta) / alpha)"),
+    Mutant("sprt-counts-the-first-seat", "tournaments/sprt.py",
+           "seat = list(match.seats).index(0)",
+           "seat = 0",
+           ("tests/tournaments/test_stats.py",),
+           "the SPRT counts the candidate's points, whichever seat it holds"),
 ]
 
 

@@ -25,10 +25,11 @@ from arena.options import parse_assignments
 from arena.referee import TimeControl
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
-from tournaments.config import ROUND_ROBIN, TournamentConfig, load_config, parse_config
+from tournaments.config import ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.replay import replay_match
 from tournaments.run import RunResult, ResultsListener, prepare, run_tournament
+from tournaments.sprt import store_summary
 from tournaments.store import Store, store_path
 
 DEMO_OUTPUT = "arena-demo"
@@ -202,7 +203,8 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
         check_output_folder(config.output_dir, "the config's 'output'")
     prepared = prepare(config, output)
     click.echo(config.describe())
-    click.echo(f"{len(prepared.entrants)} entrants, {len(prepared.schedule)} matches; "
+    most = "at most " if config.format.type == SPRT else ""
+    click.echo(f"{len(prepared.entrants)} entrants, {most}{len(prepared.schedule)} matches; "
                f"results in {prepared.output}")
     address = cluster if cluster is not None else config.cluster
     if address is not None:
@@ -218,13 +220,17 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     if result.outcome != "complete":
         click.echo(f"stopped: {result.done} of {result.total} matches played; "
                    "run the same command to resume", err=True)
+        if result.sprt is not None:
+            click.echo(result.sprt.line())
         sys.exit(130)
-    click.echo(f"played {result.played} matches ({result.done} of {result.total} done, "
+    click.echo(f"played {result.played} matches ({result.done} of {most}{result.total} done, "
                f"{result.failures} failed seats)")
     _print_ratings(prepared.output)
     click.echo(f"\nresults: {result.store}")
     if result.report is not None:  # the live report renders the whole site at the end
         click.echo(f"report: {Path(result.report).resolve()}  (open it in a browser)")
+    if result.sprt is not None:  # an SPRT ends with its verdict
+        click.echo(result.sprt.line())
     return result
 
 
@@ -250,6 +256,7 @@ def _print_ratings(output: Path) -> None:
         config = store.config()
         ratings = compute_ratings(store)
         note = store.schedule_note
+        summary = store_summary(store, config) if config.format.type == SPRT else None
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
                f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma)")
@@ -260,6 +267,9 @@ def _print_ratings(output: Path) -> None:
         click.echo("")
         click.echo("head-to-head: wins-draws-losses of the row against the column")
         click.echo(format_head_to_head(ratings))
+    if summary is not None:
+        click.echo("")
+        click.echo(summary.line())
 
 
 def _result_line(record: Any) -> str:

@@ -23,8 +23,13 @@ from arena.sandbox import Limits
 
 ROUND_ROBIN = "round-robin"
 GAUNTLET = "gauntlet"
-FORMATS = (ROUND_ROBIN, GAUNTLET)
+SPRT = "sprt"
+FORMATS = (ROUND_ROBIN, GAUNTLET, SPRT)
 DEFAULT_MAX_TABLES = 500
+# the sequential test's defaults (docs/tournaments.md): a bot's improvement is worth tens of Elo
+SPRT_DEFAULTS = {"elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "max_matches": 2000}
+SPRT_KEYS = tuple(SPRT_DEFAULTS)
+NOT_FOR_SPRT = ("rounds", "duplicate", "max_tables")
 
 
 class ConfigError(ArenaError):
@@ -68,7 +73,7 @@ TOP_KEYS = _keys(
     Key("ratings", (dict,), {}, "Rating environment."),
 )
 FORMAT_KEYS = _keys(
-    Key("type", (str,), ROUND_ROBIN, "'round-robin' or 'gauntlet'."),
+    Key("type", (str,), ROUND_ROBIN, "'round-robin', 'gauntlet' or 'sprt'."),
     Key("players", (int,), None, "Seats per table; default: the game's default player count."),
     Key("rounds", (int,), 1, "How many times every table is played, each time with new deals."),
     Key("duplicate", (bool,), True, "Play each deal once per seat rotation, so every entrant of a "
@@ -77,6 +82,14 @@ FORMAT_KEYS = _keys(
                                                   "sample of about this many."),
     Key("candidates", (list,), [], "Gauntlet only: the entrants (names or paths as written) that "
                                    "play against the field."),
+    Key("elo0", (float, int), None, "SPRT only: the Elo difference of H0 (default 0)."),
+    Key("elo1", (float, int), None, "SPRT only: the Elo difference of H1 (default 50)."),
+    Key("alpha", (float, int), None, "SPRT only: the chance of accepting H1 when H0 holds "
+                                     "(default 0.05)."),
+    Key("beta", (float, int), None, "SPRT only: the chance of accepting H0 when H1 holds "
+                                    "(default 0.05)."),
+    Key("max_matches", (int,), None, "SPRT only: stop without a verdict after this many matches "
+                                     "(default 2000; an even number: matches come in pairs)."),
 )
 TIME_CONTROL_KEYS = _keys(
     Key("move_ms", (int,), TimeControl().move_ms, "Free thinking time per decision (ms)."),
@@ -128,6 +141,12 @@ class FormatConfig:
     duplicate: bool = True
     max_tables: int = DEFAULT_MAX_TABLES
     candidates: tuple[str, ...] = ()
+    # the sequential test (type = "sprt"); None in every other format
+    elo0: float | None = None
+    elo1: float | None = None
+    alpha: float | None = None
+    beta: float | None = None
+    max_matches: int | None = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +216,10 @@ class TournamentConfig:
     def describe(self) -> str:
         """One line for people: game, format, seats, rounds."""
         f = self.format
+        if f.type == SPRT:
+            return (f"{self.name}: {self.game}, sprt (elo0 {f.elo0:g}, elo1 {f.elo1:g}, alpha "
+                    f"{f.alpha:g}, beta {f.beta:g}), duplicate pairs, at most {f.max_matches} "
+                    "matches")
         dup = ", duplicate deals" if f.duplicate else ""
         return (f"{self.name}: {self.game}, {f.type}, {f.players} players per table, "
                 f"{f.rounds} round{'s' if f.rounds != 1 else ''}{dup}")
@@ -246,6 +269,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
     if fmt["type"] not in FORMATS:
         raise ConfigError(f"{source}: 'format.type' is {fmt['type']!r}; "
                           f"known formats: {', '.join(FORMATS)}")
+    sprt = _check_sprt(top["format"], fmt, source)
     if fmt["type"] == GAUNTLET and not candidates:
         raise ConfigError(f"{source}: 'format.candidates' must name at least one entrant "
                           "for a gauntlet")
@@ -261,6 +285,12 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
                           f"{top['cores_per_match']}")
     game = _game(top["game"], source)
     players = fmt["players"] if fmt["players"] is not None else game.default_players
+    if sprt and players != 2:
+        given = "is" if fmt["players"] is not None else f"defaults to {game.name}'s"
+        can = (" (set it to 2: " + game.name + " is played by " + game.players_text() + ")"
+               if 2 in game.player_counts else f" ({game.name} is not played by 2)")
+        raise ConfigError(f"{source}: 'format.players' {given} {players}; type = 'sprt' tests two "
+                          f"players{can}")
     if players not in game.player_counts:
         raise ConfigError(f"{source}: 'format.players' is {players}; {game.name} is played by "
                           f"{game.players_text()} players")
@@ -273,13 +303,44 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         name=top["name"] or stem, game=game.name, entrants=entrants,
         format=FormatConfig(type=fmt["type"], players=players, rounds=fmt["rounds"],
                             duplicate=fmt["duplicate"], max_tables=fmt["max_tables"],
-                            candidates=tuple(candidates)),
+                            candidates=tuple(candidates), **sprt),
         options=dict(top["options"]), time_control=time_control, limits=limits,
         seed=top["seed"], workers=top["workers"], cores_per_match=top["cores_per_match"],
         output=top["output"] or f"{stem}-results",
         draw_probability=float(draw) if draw is not None else None, base_dir=base_dir,
         cluster=_check_cluster(top["cluster"], source),
     )
+
+
+def _check_sprt(raw: dict[str, Any], fmt: dict[str, Any], source: str) -> dict[str, Any]:
+    """The sequential test's keys, defaults filled in, for type = 'sprt'; {} for another format.
+    The keys of a fixed schedule are refused with it, and its keys with any other format."""
+    if fmt["type"] != SPRT:
+        for key in SPRT_KEYS:
+            if key in raw:
+                raise ConfigError(f"{source}: 'format.{key}' is only for type = 'sprt'")
+        return {}
+    for key in NOT_FOR_SPRT:
+        if key in raw:
+            raise ConfigError(f"{source}: 'format.{key}' is not for type = 'sprt': a sequential "
+                              "test plays duplicate pairs until a verdict or max_matches")
+    out = {k: fmt[k] if fmt[k] is not None else v for k, v in SPRT_DEFAULTS.items()}
+    for key in ("alpha", "beta"):
+        if not 0 < out[key] < 1:
+            raise ConfigError(f"{source}: 'format.{key}' must be between 0 and 1 (exclusive), "
+                              f"got {out[key]!r}")
+    if out["alpha"] + out["beta"] >= 1:
+        raise ConfigError(f"{source}: 'format.alpha' + 'format.beta' must be less than 1, got "
+                          f"{out['alpha']} + {out['beta']}")
+    if not out["elo1"] > out["elo0"]:
+        raise ConfigError(f"{source}: 'format.elo1' must be greater than 'format.elo0', got elo0 "
+                          f"{out['elo0']}, elo1 {out['elo1']}")
+    if out["max_matches"] < 2 or out["max_matches"] % 2:
+        raise ConfigError(f"{source}: 'format.max_matches' must be an even number of at least 2 "
+                          f"(matches come in duplicate pairs), got {out['max_matches']}")
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        out[key] = float(out[key])
+    return out
 
 
 def _check_cluster(address: str | None, source: str) -> str | None:

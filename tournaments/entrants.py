@@ -15,7 +15,7 @@ from pathlib import Path
 
 from arena.bots import MANIFEST, BotSpec, load_bot, name_problem, not_a_folder
 from arena.errors import ArenaError
-from tournaments.config import ROUND_ROBIN, ConfigError, EntrantRef, TournamentConfig
+from tournaments.config import ROUND_ROBIN, SPRT, ConfigError, EntrantRef, TournamentConfig
 
 
 def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
@@ -120,6 +120,11 @@ def _expand(pattern: str, base_dir: Path, index: int) -> list[Path]:
 def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int, ...]:
     """Enough entrants for the format; returns the candidates' indexes (gauntlet)."""
     f = config.format
+    if f.type == SPRT:
+        if len(names) != 2:
+            raise ConfigError(f"'entrants': type = 'sprt' tests two entrants, the candidate then "
+                              f"the baseline; there are {len(names)}")
+        return ()
     if f.type == ROUND_ROBIN:
         if len(names) < max(2, f.players):
             raise ConfigError(f"'entrants': {len(names)} entrant(s) for tables of {f.players}; "

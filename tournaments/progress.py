@@ -1,4 +1,5 @@
-"""A dependency-free progress bar on stderr: matches done of total, rate, ETA, failures so far.
+"""A dependency-free progress bar on stderr: matches done of total, rate, ETA, failures so far
+(and a detail of the format's, such as an SPRT's log-likelihood ratio and its bounds).
 
 On a terminal the bar redraws in place (at most ten times a second); into a file or a pipe it
 writes a plain line now and then, so logs stay readable.
@@ -38,6 +39,7 @@ class Progress:
         self._drawn = False
         self._last_logged = -1
         self.note: str | None = None
+        self.detail: str | None = None  # shown after the counts, e.g. an SPRT's LLR and bounds
 
     @property
     def rate(self) -> float:
@@ -55,6 +57,8 @@ class Progress:
         eta = format_duration(left / rate) if rate > 0 else "--:--"
         line = (f"[{bar}] {self.done}/{self.total} matches  {rate:.1f}/s  ETA {eta}  "
                 f"failures {self.failures}")
+        if self.detail:
+            line += f"  {self.detail}"
         return f"{line}  -- {self.note}" if self.note else line
 
     def advance(self, failures: int = 0) -> None:

@@ -4,7 +4,9 @@ Nothing is written before every input has been checked: the config, every bot fo
 entrant count and, for an existing store, that it holds this very tournament (same config but for
 ``workers`` and ``output``, same bots by content hash, same schedule). Then the matches the store
 does not hold yet are played by a backend, and each is stored by this (the parent) process as it
-arrives. Running the same command again resumes: a match is stored once or not at all.
+arrives. Running the same command again resumes: a match is stored once or not at all. An SPRT
+(``tournaments.sprt``) plays its matches in batches, in schedule order, and stops at its test's
+verdict, which a resume reaches again from the stored results.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import signal
 import sqlite3
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,12 +30,13 @@ from arena.errors import ArenaError, BotError
 from arena.game import SEED_BITS
 from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers
-from tournaments.config import ConfigError, TournamentConfig
+from tournaments.config import SPRT, ConfigError, TournamentConfig
 from tournaments.lock import output_lock
 from tournaments.entrants import check_entrant_count, resolve_entrants
 from tournaments.progress import Progress
 from tournaments.ratings import estimate_draw_probability
 from tournaments.schedule import Schedule, ScheduledMatch, make_schedule
+from tournaments.sprt import Played, SequentialTest, SprtSummary, batch_size
 from tournaments.store import STORE_NAME, Entrant, Store, store_path
 
 @dataclass
@@ -61,6 +64,7 @@ class RunResult:
     failures: int       # failed seats in the store
     store: Path
     report: Path | None = None  # the page on_results made of the results (the report's index)
+    sprt: SprtSummary | None = None  # where an SPRT's test stands (format type = "sprt")
 
 
 class ResultsListener(Protocol):
@@ -274,6 +278,14 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     total = len(prepared.schedule)
     done, failures = store.count()
     bar = Progress(total, done, failures, enabled=show)
+    test: SequentialTest | None = None
+    stored: dict[int, Played] = {}
+    if prepared.config.format.type == SPRT:  # the test so far, from the stored results
+        test = SequentialTest(prepared.config.format)
+        stored = {r.id: Played(r.seats, r.ranks) for r in store.iter_matches()}
+        if test.advance(stored) is not None:
+            todo = []  # decided already: a resume plays nothing more
+        bar.detail = test.status()
     say = say or bar.message
     if prepared.schedule.note:
         say(f"note: {prepared.schedule.note}")
@@ -285,7 +297,6 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         per_match = prepared.config.cores_per_match
         n = workers or prepared.config.workers or default_workers(per_match)
         backend = ProcessBackend(min(n, max(1, len(todo))), cores_per_match=per_match)
-    by_id = {m.id: m for m in todo}
     attach = getattr(backend, "attach", None)
     if attach is not None:  # a backend with warnings and a status of its own (the cluster's)
         attach(say, bar.status)
@@ -295,28 +306,41 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     if on_results is not None:
         on_results.started(say)
     report = None
+    by_id: dict[int, ScheduledMatch] = {}
     try:
-        with _Interrupts(backend, say):
+        with _Interrupts(backend, say) as interrupts:
             bar.draw(force=True)
-            results = backend.run(prepared.job(m) for m in todo)
-            try:
-                for finished in results:
-                    match = by_id.pop(finished.match_id, None)
-                    if match is None:  # delivered twice (a retried remote task): the first counts
-                        continue
-                    _check_record(match, finished.record, prepared)
-                    store.add_match(match, finished.record, packed=finished.packed(),
-                                    startup_ms=finished.startup_ms,
-                                    wall_ms=finished.wall_ms, worker=finished.worker, run_id=run_id)
-                    played += 1
-                    if on_results is not None:
-                        on_results.changed()
-                    bar.advance(sum(1 for s in finished.record.statuses if s.status != "ok"))
-            finally:
-                close = getattr(results, "close", None)
-                if close is not None:
-                    close()
-            outcome = "complete" if not by_id else "stopped"
+            stopped = False
+            for batch in _batches(todo, test, stored, batch_size(getattr(backend, "workers", 1))):
+                by_id = {m.id: m for m in batch}
+                results = backend.run(prepared.job(m) for m in batch)
+                try:
+                    for finished in results:
+                        match = by_id.pop(finished.match_id, None)
+                        if match is None:  # delivered twice (a retried remote task): the first counts
+                            continue
+                        _check_record(match, finished.record, prepared)
+                        store.add_match(match, finished.record, packed=finished.packed(),
+                                        startup_ms=finished.startup_ms,
+                                        wall_ms=finished.wall_ms, worker=finished.worker,
+                                        run_id=run_id)
+                        played += 1
+                        if test is not None:
+                            stored[match.id] = Played(match.seats, finished.record.ranks)
+                            test.advance(stored)
+                            bar.detail = test.status()
+                        if on_results is not None:
+                            on_results.changed()
+                        bar.advance(sum(1 for s in finished.record.statuses if s.status != "ok"))
+                finally:
+                    close = getattr(results, "close", None)
+                    if close is not None:
+                        close()
+                if by_id or (test is not None and interrupts.count):
+                    stopped = True
+                    break
+            finished_test = test is not None and test.finished
+            outcome = "stopped" if stopped and not finished_test else "complete"
     except KeyboardInterrupt:
         outcome = "aborted"
         raise
@@ -337,7 +361,23 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                 "run: its matches may not be independent of each other, and the run cannot resume "
                 "until the folder is restored")
     done, failures = store.count()
-    return RunResult(outcome, played, done, total, failures, store.path, report)
+    summary = (test.summary(prepared.entrants[0].name, prepared.entrants[1].name)
+               if test is not None else None)
+    return RunResult(outcome, played, done, total, failures, store.path, report, summary)
+
+
+def _batches(todo: list[ScheduledMatch], test: SequentialTest | None, stored: dict[int, Played],
+             size: int) -> Iterator[list[ScheduledMatch]]:
+    """What to play: every match left at once; for an SPRT, the next ``size`` matches left in
+    schedule order, for as long as the test has no verdict (it looks after every batch)."""
+    if test is None:
+        yield todo
+        return
+    while test.advance(stored) is None:
+        left = [m for m in todo if m.id not in stored]
+        if not left:
+            return
+        yield left[:size]
 
 
 def _check_record(match: ScheduledMatch, record: MatchRecord, prepared: Prepared) -> None:

@@ -14,6 +14,9 @@ What a schedule promises (tests/tournaments/test_schedule.py checks each with hy
 - Duplicate deals: all rotations of one table in one round share one deal (one seed), so every
   entrant of the table holds every hand of that deal and the luck of the deal cancels out.
   Without duplicate deals, every match has a deal of its own.
+- SPRT: entrant 0 (the candidate) against entrant 1 (the baseline) in duplicate pairs, a new
+  deal for each pair, seats swapped within it and the first seat alternating from pair to pair:
+  ``max_matches`` matches at most, of which the run plays as many as its test needs.
 - Match ids count from 1 in schedule order; deal numbers count from 0; every seed is
   ``seeds.deal_seed(tournament seed, deal)``. Table order within a round is shuffled (seeded), so
   a run stopped halfway has played a fair slice of every entrant's matches.
@@ -27,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from tournaments.config import GAUNTLET, FormatConfig
+from tournaments.config import GAUNTLET, SPRT, FormatConfig
 from tournaments.seeds import deal_seed, derive_seed
 
 
@@ -65,14 +68,19 @@ def make_schedule(num_entrants: int, fmt: FormatConfig, seed: int,
     """The schedule of a tournament of ``num_entrants`` (indexes 0..n-1) in format ``fmt``."""
     size = fmt.players
     rng = random.Random(derive_seed(seed, "tables"))
-    if fmt.type == GAUNTLET:
+    rounds, duplicate = fmt.rounds, fmt.duplicate
+    tables: list[tuple[int, ...]]
+    if fmt.type == SPRT:  # one table of two, a round per duplicate pair
+        tables, possible, note = [(0, 1)], 1, ""
+        rounds, duplicate = (fmt.max_matches or 0) // 2, True
+    elif fmt.type == GAUNTLET:
         tables, possible, note = _gauntlet_tables(num_entrants, size, sorted(candidates),
                                                   fmt.max_tables, rng)
     else:
         tables, possible, note = _round_robin_tables(num_entrants, size, fmt.max_tables, rng)
     matches: list[ScheduledMatch] = []
     deal = 0
-    for rnd in range(fmt.rounds):
+    for rnd in range(rounds):
         order = list(range(len(tables)))
         random.Random(derive_seed(seed, "order", rnd)).shuffle(order)
         for t in order:
@@ -82,9 +90,9 @@ def make_schedule(num_entrants: int, fmt: FormatConfig, seed: int,
                 matches.append(ScheduledMatch(
                     id=len(matches) + 1, round=rnd, table=t, rotation=rotation, deal=deal,
                     seed=deal_seed(seed, deal), seats=seats))
-                if not fmt.duplicate:
+                if not duplicate:
                     deal += 1
-            if fmt.duplicate:
+            if duplicate:
                 deal += 1
     return Schedule(tuple(matches), tuple(tables), possible, note)
 

@@ -1,0 +1,236 @@
+"""Statistics of pairs of entrants under duplicate play: pure functions, no I/O.
+
+**Outcomes per duplicate set.** The matches of a duplicate set share one deal (one seed), and two
+entrants at its table meet in each of its ``k`` matches (``k`` = the players per table; 1 without
+duplicate deals). Entrant A's points against B in a match are 1 when A ranks above B, ½ on equal
+ranks, 0 below; a set is summed, so it ends with 0, ½, 1, …, k points: ``2k + 1`` outcomes, and
+``counts[i]`` is how many complete sets A ended with ``i/2`` points. For two players (``k`` = 2)
+these are the five outcomes of a pair of matches on one deal with the seats swapped, 0, ½, 1, 1½
+or 2 points of 2: the *pentanomial* count chess engine testers use. A set is counted only once
+every one of its matches is played.
+
+**The formulas followed** (cited, not copied; the numbers the tests check come from them):
+
+- Logistic Elo: score ``s = 1 / (1 + 10^(-elo/400))`` and back (fishtest
+  ``server/fishtest/stats/stat_util.py``: ``L`` and ``elo``, which clamps the score to
+  [0.001, 0.999]).
+- Regularisation: a count of zero becomes 0.001 before any estimate, so that all wins, all draws
+  or a single outcome still give finite numbers (fishtest ``LLRcalc.regularize``; fastchess
+  ``app/src/matchmaking/sprt/sprt.cpp`` does the same).
+- The generalized log-likelihood ratio of H1 (expected score ``s1 = L(elo1)``) against H0
+  (``s0 = L(elo0)``): for each hypothesis the maximum-likelihood distribution over the outcomes
+  whose expectation is ``s`` is ``p_i = p̂_i / (1 + θ (a_i − s))``, where ``a_i`` is the outcome's
+  score in [0, 1] and θ solves the secular equation ``Σ p̂_i (a_i − s) / (1 + θ (a_i − s)) = 0``
+  (Michel Van den Bergh, "Comments on normalized Elo" and "support_MLE_multinomial",
+  Proposition 1.1); the LLR is ``N Σ p̂_i (log p1_i − log p0_i)`` (fishtest
+  ``LLRcalc.LLR_logistic``/``LLRjumps``/``MLE_expected``; fastchess ``getLLR_logistic``).
+- Wald's bounds: H0 is accepted when the LLR falls to ``log(β / (1 − α))``, H1 when it reaches
+  ``log((1 − β) / α)``.
+- The Elo estimate and its 95 % interval: the mean score per match and its normal-approximation
+  interval from the spread of the set scores, turned into Elo (fishtest ``stat_util.get_elo``).
+- P(A ranks above B) from TrueSkill: ``Φ((μ_A − μ_B) / √(σ_A² + σ_B²))``, the chance that A's
+  skill exceeds B's under the two independent Gaussian beliefs.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any
+
+REGULARIZE = 1e-3      # what a zero count becomes before estimating (fishtest, fastchess)
+SCORE_CLAMP = 1e-3     # scores are clamped to [0.001, 0.999] before turning into Elo (fishtest)
+CONFIDENCE = 0.95
+
+
+# ----- Elo and scores ---------------------------------------------------------------------------
+
+def elo_to_score(elo: float) -> float:
+    """The expected score per match of a side ``elo`` logistic Elo stronger."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def score_to_elo(score: float) -> float:
+    """The logistic Elo difference of an expected score, clamped to [0.001, 0.999] (±1200 Elo)."""
+    score = min(max(score, SCORE_CLAMP), 1 - SCORE_CLAMP)
+    return -400 * math.log10(1 / score - 1)
+
+
+def regularize(counts: Sequence[float]) -> list[float]:
+    """``counts`` with every zero replaced by a small prior (0.001)."""
+    return [c if c else REGULARIZE for c in counts]
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's stopping bounds on the LLR: (accept H0 at or below, accept H1 at or above)."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+# ----- the log-likelihood ratio ------------------------------------------------------------------
+
+def _secular(pdf: Sequence[tuple[float, float]]) -> float:
+    """θ solving Σ p_i a_i / (1 + θ a_i) = 0 for values a_i of both signs.
+
+    The left side falls strictly from +∞ to −∞ on (−1/max a, −1/min a); a Newton step is taken
+    whenever it stays inside the bracket, else the bracket is halved."""
+    lo = -1 / max(a for a, _ in pdf)
+    hi = -1 / min(a for a, _ in pdf)
+    x = 0.0
+    for _ in range(200):
+        f = sum(p * a / (1 + x * a) for a, p in pdf)
+        if f == 0:
+            return x
+        if f > 0:
+            lo = x
+        else:
+            hi = x
+        slope = -sum(p * a * a / (1 + x * a) ** 2 for a, p in pdf)
+        step = x - f / slope
+        nxt = step if lo < step < hi else (lo + hi) / 2
+        if abs(nxt - x) <= 1e-15 * max(1.0, abs(x)):
+            return nxt
+        x = nxt
+    return x
+
+
+def mle_expected(pdf: Sequence[tuple[float, float]], s: float) -> list[float]:
+    """The most likely distribution over ``pdf``'s values whose expectation is ``s``, given the
+    observed frequencies (Van den Bergh, Proposition 1.1): its probabilities, in ``pdf``'s order."""
+    shifted = [(a - s, p) for a, p in pdf]
+    theta = _secular(shifted)
+    return [p / (1 + theta * a) for a, p in shifted]
+
+
+def _pdf(counts: Sequence[float]) -> tuple[float, list[tuple[float, float]]]:
+    """(N, [(score of outcome i in [0, 1], observed frequency)]) of regularized counts."""
+    reg = regularize(counts)
+    n = sum(reg)
+    last = len(reg) - 1
+    return n, [(i / last, c / n) for i, c in enumerate(reg)]
+
+
+def llr_logistic(counts: Sequence[int], elo0: float, elo1: float) -> float:
+    """The generalized log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``), logistic Elo,
+    for outcome counts of any length 2k+1 (5: the pentanomial; 3: loss, draw, win). No count: 0."""
+    if not any(counts):
+        return 0.0
+    n, pdf = _pdf(counts)
+    p0 = mle_expected(pdf, elo_to_score(elo0))
+    p1 = mle_expected(pdf, elo_to_score(elo1))
+    return n * sum(p * (math.log(b) - math.log(a)) for (_, p), a, b in zip(pdf, p0, p1))
+
+
+# ----- estimates ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Estimate:
+    """The score per match of one side of a pair, its interval, and the same in Elo."""
+
+    sets: int            # complete duplicate sets counted
+    matches: int         # matches in them
+    score: float         # mean points per match, 0..1
+    score_low: float     # its 95 % interval
+    score_high: float
+    elo: float           # score_to_elo(score)
+    elo_low: float
+    elo_high: float
+    los: float           # likelihood of superiority: P(true score > ½), normal approximation
+
+    @property
+    def elo_margin(self) -> float:
+        """Half the Elo interval's width: fishtest's "± elo95"."""
+        return (self.elo_high - self.elo_low) / 2
+
+
+def estimate(counts: Sequence[int], confidence: float = CONFIDENCE) -> Estimate | None:
+    """Score and Elo with their interval from outcome counts of length 2k+1 (k matches a set),
+    regularized as fishtest's ``get_elo`` does; None for no count at all."""
+    if not any(counts):
+        return None
+    reg = regularize(counts)
+    k = (len(reg) - 1) / 2
+    sets = sum(reg)
+    games = sets * k
+    mu = sum(c * i / 2 for i, c in enumerate(reg)) / games
+    var = sum(c * (i / 2 - k * mu) ** 2 for i, c in enumerate(reg)) / games
+    spread = math.sqrt(var / games)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    low, high = mu - z * spread, mu + z * spread
+    los = NormalDist().cdf((mu - 0.5) / spread) if spread > 0 else float(mu > 0.5)
+    return Estimate(sets=sum(counts), matches=int(sum(counts) * k), score=mu,
+                    score_low=max(0.0, low), score_high=min(1.0, high),
+                    elo=score_to_elo(mu), elo_low=score_to_elo(low), elo_high=score_to_elo(high),
+                    los=los)
+
+
+def p_above(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float) -> float:
+    """P(A's skill > B's) for independent Gaussian beliefs N(μ, σ²) (TrueSkill's ratings)."""
+    spread = math.hypot(sigma_a, sigma_b)
+    if spread == 0:
+        return 0.5 if mu_a == mu_b else float(mu_a > mu_b)
+    return NormalDist().cdf((mu_a - mu_b) / spread)
+
+
+# ----- counting outcomes per duplicate set ------------------------------------------------------
+
+def points(ranks: Sequence[int], seat_a: int, seat_b: int) -> float:
+    """A's points against B in one match: 1 ranked above, ½ equal, 0 below (1 = first)."""
+    if ranks[seat_a] < ranks[seat_b]:
+        return 1.0
+    return 0.5 if ranks[seat_a] == ranks[seat_b] else 0.0
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """A's outcomes against B, one count per number of points in a complete duplicate set."""
+
+    a: int
+    b: int
+    counts: tuple[int, ...]   # counts[i]: complete sets in which A scored i/2 points
+    incomplete: int = 0       # sets met in but not all played yet (left out of the counts)
+
+    @property
+    def sets(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def per_set(self) -> int:
+        """Matches of a pair in one set (2 for two players with duplicate deals)."""
+        return (len(self.counts) - 1) // 2
+
+    def estimate(self) -> Estimate | None:
+        return estimate(self.counts)
+
+    def llr(self, elo0: float, elo1: float) -> float:
+        return llr_logistic(self.counts, elo0, elo1)
+
+
+def pair_counts(matches: Iterable[Any], set_size: int) -> dict[tuple[int, int], PairCounts]:
+    """Outcome counts of every ordered pair (A, B) of entrants who met, from ``matches`` (objects
+    with ``seed``, ``seats`` and ``ranks``: the matches of a duplicate set share their seed).
+    ``set_size`` is how many matches of a set seat any two entrants of its table: the players per
+    table with duplicate deals, else 1."""
+    points_in: dict[tuple[int, int], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for n, m in enumerate(matches):
+        key = m.seed if set_size > 1 else n  # without duplicate deals, each match is its own set
+        for sa, a in enumerate(m.seats):
+            for sb, b in enumerate(m.seats):
+                if sa != sb and a != b:
+                    points_in[(a, b)][key].append(points(m.ranks, sa, sb))
+    out = {}
+    for (a, b), sets in points_in.items():
+        counts = [0] * (2 * set_size + 1)
+        incomplete = 0
+        for pts in sets.values():
+            if len(pts) == set_size:
+                counts[round(2 * sum(pts))] += 1
+            else:
+                incomplete += 1
+        out[(a, b)] = PairCounts(a, b, tuple(counts), incomplete)
+    return out
+
+
+__all__ = ["Estimate", "PairCounts", "elo_to_score", "estimate", "llr_logistic", "mle_expected",
+           "p_above", "pair_counts", "points", "regularize", "score_to_elo", "sprt_bounds"]
