@@ -3,7 +3,7 @@
 The bot plays a match against the random bot in every seat of every player count the game allows
 (or of the one count a tournament config sets), under the options, time control and limits it
 will meet, and every problem is reported with the seat, the player count and the options where it
-happened. By default each match is capped at a few deals (rounds in Dice 1000: ``QUICK_LENGTH``
+happened. By default each match is capped at a few deals or rounds (``QUICK_LENGTH``
 of the game's ``length_unit``), so that a bot that uses its clock is checked in about a minute;
 ``full`` plays every match to its end.
 """

@@ -48,7 +48,7 @@ def view_html(record: MatchRecord, title: str) -> str:
 
 
 def match_title(record: MatchRecord) -> str:
-    """``Block dominoes, seed 7: greedy v random``."""
+    """The page title: ``<game title>, seed 7: greedy v random``."""
     try:
         from arena.games import get_game
         game = get_game(record.game).title
