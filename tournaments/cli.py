@@ -225,7 +225,7 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
         sys.exit(130)
     click.echo(f"played {result.played} matches ({result.done} of {most}{result.total} done, "
                f"{result.failures} failed seats)")
-    _print_ratings(prepared.output)
+    _print_ratings(prepared.output, verdict=False)  # the run ends with an SPRT's verdict instead
     click.echo(f"\nresults: {result.store}")
     if result.report is not None:  # the live report renders the whole site at the end
         click.echo(f"report: {Path(result.report).resolve()}  (open it in a browser)")
@@ -250,13 +250,14 @@ def _stored_count(output: Path) -> int:
         return 0
 
 
-def _print_ratings(output: Path) -> None:
+def _print_ratings(output: Path, verdict: bool = True) -> None:
+    """The leaderboard, the head-to-head table and (``verdict``) an SPRT's verdict line."""
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     with Store.open(output) as store:
         config = store.config()
         ratings = compute_ratings(store)
         note = store.schedule_note
-        summary = store_summary(store, config) if config.format.type == SPRT else None
+        summary = store_summary(store, config) if verdict and config.format.type == SPRT else None
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
                f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma)")

@@ -140,6 +140,7 @@ def test_the_command_line_ends_with_the_verdict_and_ratings_repeat_it(
          "--output", str(output)], capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == greedy_vs_random["line"]
+    assert proc.stdout.count("SPRT: ") == 1  # once, as the last line
     assert "LLR 0.00 (-2.94, 2.94)" in proc.stderr and "/400 matches" in proc.stderr
     ratings = CliRunner().invoke(cli, ["ratings", str(output)])
     assert ratings.exit_code == 0 and greedy_vs_random["line"] in ratings.output
