@@ -36,6 +36,11 @@ def batch_size(workers: int) -> int:
     return 2 * PAIRS_PER_WORKER * max(1, workers)
 
 
+def over(verdict: str | None, pairs: int, max_matches: int) -> bool:
+    """Whether the test is over: a verdict, or every pair of ``max_matches`` counted without one."""
+    return verdict is not None or 2 * pairs >= max_matches
+
+
 @dataclass(frozen=True)
 class SprtSummary:
     """Where the test stands: its settings, the pairs counted, the LLR and the verdict."""
@@ -60,8 +65,7 @@ class SprtSummary:
 
     @property
     def finished(self) -> bool:
-        """A verdict, or every pair of ``max_matches`` played without one."""
-        return self.verdict is not None or 2 * self.pairs >= self.max_matches
+        return over(self.verdict, self.pairs, self.max_matches)
 
     @property
     def headline(self) -> str:
@@ -109,14 +113,13 @@ class SequentialTest:
 
     @property
     def finished(self) -> bool:
-        """A verdict, or every pair of ``max_matches`` counted without one."""
-        return self.verdict is not None or 2 * self.pairs >= self.max_matches
+        return over(self.verdict, self.pairs, self.max_matches)
 
     def advance(self, results: Mapping[int, Any]) -> str | None:
         """Count every pair now complete in ``results`` (match id -> an object with ``seats``
         and ``ranks``), in order, from the first not yet counted; stop at the first gap or at a
         verdict, which it returns."""
-        while self.verdict is None and 2 * self.pairs < self.max_matches:
+        while not self.finished:
             first, second = results.get(2 * self.pairs + 1), results.get(2 * self.pairs + 2)
             if first is None or second is None:
                 break

@@ -7,10 +7,7 @@
   var Arena = window.Arena;
   var h = Arena.h;
 
-  function parseTile(text) {
-    var p = text.split("-");
-    return [parseInt(p[0], 10), parseInt(p[1], 10)];
-  }
+  var parseTile = Arena.draw.parseTile;
   function copy(state) {
     return {
       deal: state.deal, leader: state.leader, target: state.target,

@@ -3,6 +3,7 @@
  * node built with Arena.h; styles are in pieces.css.
  *
  *   Arena.draw.tile(a, b, {vertical, cls})   a domino [a|b], halves left to right (or top down)
+ *   Arena.draw.parseTile("3-6")              a tile's text as its halves: [3, 6]
  *   Arena.draw.card("QH", {cls})             a playing card: rank 9 J Q K T A, suit H D C S
  *   Arena.draw.die(face, {cls})              a die showing 1..6
  *   Arena.draw.track(value, max, {marks, cls, label})
@@ -48,6 +49,10 @@
   }
 
   draw.tile = tile;
+  draw.parseTile = function (text) {
+    var p = text.split("-");
+    return [parseInt(p[0], 10), parseInt(p[1], 10)];
+  };
 
   var SUIT_SYMBOL = { H: "\u2665", D: "\u2666", C: "\u2663", S: "\u2660" };
   var SUIT_NAME = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
