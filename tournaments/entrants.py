@@ -117,6 +117,13 @@ def _expand(pattern: str, base_dir: Path, index: int) -> list[Path]:
     return found
 
 
+def reference_folders(config: TournamentConfig) -> set[Path]:
+    """The folders (resolved) of the entries marked ``reference = true``: every bot folder a
+    reference pattern finds is a reference."""
+    return {folder.resolve() for i, ref in enumerate(config.entrants) if ref.reference
+            for folder in _expand(ref.path, config.base_dir, i)}
+
+
 def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int, ...]:
     """Enough entrants for the format; returns the candidates' indexes (gauntlet)."""
     f = config.format
