@@ -444,7 +444,7 @@ def _check_entrants(data: list[Any], source: str) -> tuple[EntrantRef, ...]:
                                    entry["reference"]))
         else:
             raise ConfigError(f"{source}: 'entrants[{i}]' must be a bot folder path or a table "
-                              f"{{ path = ..., name = ..., args = [...], reference = true }}, got {item!r}")
+                              f"{{ path = ..., name = ..., args = [...] }}, got {item!r}")
     if not refs:
         raise ConfigError(f"{source}: 'entrants' is empty")
     return tuple(refs)
