@@ -27,7 +27,7 @@ from tests.reports.browser import Browser
 from tests.reports.conftest import ROOT, TEST_BOTS, Site, play
 from tests.reports.test_model import data as made_data
 from tests.reports.test_site import read_record_script
-from tournaments.aliases import draw_aliases
+from tournaments.aliases import SPACE, draw_aliases
 from tournaments.store import Store
 
 # folder: (manifest name, description, the bot it copies)
@@ -117,6 +117,18 @@ def test_no_student_is_named_anywhere_in_the_site(classroom: Classroom) -> None:
     for alias in mapping.values():
         assert alias in index
     assert ">random<" in index  # the reference keeps its name
+
+
+def test_pages_are_numbered_by_alias_not_by_entrant_id(classroom: Classroom) -> None:
+    """Entrant ids follow the sorted folders: the site numbers a bot by its alias instead."""
+    with Store.open(classroom.site.store_dir) as store:
+        key = store.report_settings()["alias_key"]
+    numbers = {a.number for a in draw_aliases(key, [0, 1, 2], references={3}).values()} | {SPACE + 3}
+    pages = {int(p.name.split("-")[0]) for p in (classroom.site.site_dir / "bots").glob("*.html")}
+    assert pages == numbers
+    site = json.loads((classroom.site.site_dir / "site.js").read_text(encoding="utf-8")
+                      .split(".site = ", 1)[1].rstrip(";\n"))
+    assert {b["id"] for b in site["bots"].values()} == numbers
 
 
 def test_the_mapping_is_beside_the_store_for_the_teacher(classroom: Classroom) -> None:
