@@ -79,6 +79,9 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
     for e in data.entrants:
         if e.id in aliases:
             secrets.update((s, aliases[e.id].name) for s in secrets_of(e))
+    for e in data.entrants:  # a reference's name stays, even where it is part of a student's
+        if e.id not in aliases:
+            secrets = {k: v for k, v in secrets.items() if k.lower() != e.name.lower()}
     scrub = Scrubber(secrets)
 
     def public(entrant: int) -> int:
