@@ -32,7 +32,7 @@ from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers
 from tournaments.config import SPRT, ConfigError, TournamentConfig
 from tournaments.lock import output_lock
-from tournaments.entrants import check_entrant_count, reference_folders, resolve_entrants
+from tournaments.entrants import check_entrant_count, reference_names, resolve_entrants
 from tournaments.progress import Progress
 from tournaments.ratings import estimate_draw_probability
 from tournaments.schedule import Schedule, ScheduledMatch, make_schedule
@@ -147,10 +147,9 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
 
 def keep_report_settings(store: Store, prepared: Prepared) -> None:
     """What the report publishes, as this config says it (docs/reports.md): whether it is
-    anonymous, and which entrants are references (the ids of the bots their entries found)."""
-    folders = reference_folders(prepared.config)
-    store.set_report(prepared.config.anonymous,
-                     [e.id for e in prepared.entrants if Path(e.path).resolve() in folders])
+    anonymous, and which entrants are references (by id)."""
+    names = reference_names(prepared.config)
+    store.set_report(prepared.config.anonymous, [e.id for e in prepared.entrants if e.name in names])
 
 
 def check_same_tournament(store: Store, prepared: Prepared) -> None:

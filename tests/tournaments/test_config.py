@@ -104,20 +104,21 @@ def test_a_store_written_before_entrants_had_arguments_is_the_same_tournament(
 def test_what_the_report_publishes_is_not_the_tournament(tmp_path: Path, bots: dict[str, Path]) -> None:
     """[report] and an entrant's reference change no match: the same tournament either way, and
     a run keeps them in the store as the config says them now; a pattern's bots are all
-    references."""
+    references, and a folder entered twice is a reference only where its entry says so."""
     pattern = str(bots["alpha"].parent / "[bg]*")  # beta and gamma
-    plain = small_config([bots["alpha"], pattern])
-    marked = small_config([bots["alpha"], {"path": pattern, "reference": True}],
-                          report={"anonymous": True})
+    bar = {"path": str(bots["alpha"]), "name": "alpha_bar"}
+    plain = small_config([bots["alpha"], bar, pattern])
+    marked = small_config([bots["alpha"], {**bar, "reference": True},
+                           {"path": pattern, "reference": True}], report={"anonymous": True})
     config = load_config(write_config(tmp_path / "marked.toml", marked))
-    assert config.anonymous and config.entrants[1].reference
+    assert config.anonymous and config.entrants[2].reference
     assert config.identity() == load_config(write_config(tmp_path / "plain.toml", plain)).identity()
     assert TournamentConfig.from_dict(config.to_dict()) == config
     out = tmp_path / "out"
     run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
     with Store.open(out) as store:
         settings = store.report_settings()
-    assert settings["anonymous"] and settings["references"] == [1, 2]  # beta, gamma
+    assert settings["anonymous"] and settings["references"] == [1, 2, 3]  # alpha_bar, beta, gamma
     run_tournament(prepare(load_config(tmp_path / "plain.toml"), out), backend=SerialBackend(),
                    progress=False, say=lambda _: None)  # the same tournament: nothing to play
     with Store.open(out) as store:
