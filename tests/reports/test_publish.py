@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from arena.cli import cli
 from reports import render_site
+from reports.anonymous import anonymise
 from reports.data import EntrantInfo, Standing
 from reports.model import SiteModel
 from reports.source import load
@@ -28,6 +29,7 @@ from tests.reports.conftest import ROOT, TEST_BOTS, Site, play
 from tests.reports.test_model import data as made_data
 from tests.reports.test_site import read_record_script
 from tournaments.aliases import SPACE, draw_aliases
+from tournaments.sprt import SprtSummary
 from tournaments.store import Store
 
 # folder: (manifest name, description, the bot it copies)
@@ -244,3 +246,16 @@ def test_the_replay_shows_aliases(browser: Browser, classroom: Classroom) -> Non
     alias = aliases(classroom)["pellucid-oakhart"]
     assert alias in text and "illegal" in text.lower()
     assert not [s for s in classroom.secrets() if s.lower() in text.lower()]
+
+
+def test_an_anonymous_sprt_names_its_pair_by_alias() -> None:
+    """The verdict's box and line name the candidate and the baseline by their aliases."""
+    d = dataclasses.replace(made_data([((0, 1), (1, 2), (9, 1))]), sprt=SprtSummary(
+        "ann", "bob", 0.0, 50.0, 0.05, 0.05, 100, -2.94, 2.94, 0.3, (0, 0, 1, 0, 0), None, None))
+    published, rows = anonymise(d, "key")
+    alias = {r.entrant.name: r.alias for r in rows}
+    box = SiteModel(published).sprt_box()
+    assert box is not None
+    text = " ".join([box.line, *(f.value for f in box.facts)])
+    assert f"{alias['ann']} (candidate) against {alias['bob']} (baseline)" in text
+    assert "ann" not in text and "bob" not in text
