@@ -40,6 +40,8 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
     the match records are written, ``"bytes"`` (the smallest) or ``"base64"`` (for web servers
     that declare scripts UTF-8, such as GitHub Pages; ``reports.render``). ``reveal_seed``: show
     the tournament seed on the index, once every match is played (otherwise it stays secret).
+    A tournament whose config says ``[report] anonymous = true`` is published under aliases
+    (``reports.anonymous``), and their mapping is written to ``output_dir/aliases.csv``.
     """
     from arena.errors import ArenaError
     from reports.render import write_site
@@ -55,6 +57,10 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
                          "to another folder")
     data, opened = load(output_dir, reveal_seed=reveal_seed)
     try:
+        if data.anonymous:  # aliases from here on; the mapping beside the store, not in the site
+            from reports.anonymous import anonymise, write_aliases
+            data, aliases = anonymise(data, opened.report_settings()["alias_key"])
+            write_aliases(output_dir, aliases)
         if reveal_seed and data.planned is not None and len(data.matches) < data.planned:
             raise ArenaError(f"{output_dir}: {len(data.matches)} of {data.planned} matches played; "
                              "the seed stays secret until every match is played (anyone who knew "

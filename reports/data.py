@@ -97,6 +97,8 @@ class TournamentData:
     initial_sigma: float = 25.0 / 3
     duplicate: bool = True  # the matches of a duplicate set share their seed (one set per match if not)
     sprt: Any = None  # a tournaments.sprt.SprtSummary: where the test of format "sprt" stands
+    references: frozenset[int] = frozenset()  # entrants marked reference = true: the grade bars
+    anonymous: bool = False  # names and folders replaced by aliases (reports.anonymous)
 
     @property
     def num_players(self) -> int:

@@ -241,6 +241,18 @@ class SiteModel:
             x += step
         return ticks
 
+    def reference_line(self, entrant: int) -> str:
+        """What a reference entrant's line in the leaderboard says: which entrants rank above it
+        (the other references are bars, not entrants)."""
+        refs = self.data.references
+        field = [s.entrant for s in self.data.standings if s.entrant not in refs]
+        above = [e for e in field if self.order[e] < self.order[entrant]]
+        name = self.bot(entrant).name
+        if not above:
+            return f"Reference {name}: no entrant ranks above it ({len(field)} below)"
+        names = ", ".join(self.bot(e).name for e in above)
+        return f"Above {name}: {len(above)} of {len(field)} entrants ({names})"
+
     def leaderboard(self) -> list[LeaderRow]:
         rows = []
         for i, s in enumerate(self.data.standings, start=1):
@@ -250,6 +262,7 @@ class SiteModel:
                 matches=s.matches, wins=s.wins, draws=s.draws,
                 win_rate=fmt(100 * s.wins / s.matches, 0) + "%" if s.matches else "",
                 avg_score=fmt(s.avg_score, 1), failures=s.failures,
+                reference=self.reference_line(s.entrant) if s.entrant in self.data.references else None,
             ))
         return rows
 
@@ -400,6 +413,8 @@ class SiteModel:
                 Fact("Draws", thousands(s.draws)), Fact("Average score", fmt(s.avg_score, 1)),
                 Fact("Failures", thousands(s.failures)),
             ]
+            if entrant in self.data.references:
+                facts.insert(1, Fact("Reference", self.reference_line(entrant)))
         opponents = []
         for other in self.ranked:
             p = self._pairs.get((entrant, other))

@@ -100,7 +100,7 @@ class SiteWriter:
         # every bot's colour as a class (.bN), for the compact rows of the match lists
         classes = "".join(f".b{e.id}{{--c:{self.model.bot(e.id).colour}}}" for e in data.entrants)
         self.common = {"site_name": data.name, "game": data.game, "bot_classes": Markup(classes),
-                       "refresh": LIVE_REFRESH_S if live else None}
+                       "refresh": LIVE_REFRESH_S if live else None, "anonymous": data.anonymous}
         self._templates: dict[str, Any] = {}
         self.written: list[str] = []  # pages and records this render wrote (unchanged ones are not)
 
@@ -127,9 +127,29 @@ class SiteWriter:
         html = t.render(root=root, **self.common, **context)
         return self._write(path, html.encode("utf-8"))
 
+    @property
+    def records_form(self) -> str:
+        """What ``records/ENCODING`` holds: the encoding, then ``aliases`` in an anonymous site."""
+        return self.records + (" aliases" if self.data.anonymous else "")
+
+    def forget_other_form(self) -> None:
+        """A site rendered with the entrants' names and now anonymously (or the other way round)
+        first loses every page and record that names them (the bots' pages, the match lists,
+        ``site.js``, the records), so that no real name stays behind in a published folder."""
+        marker = self.out / "records" / "ENCODING"
+        words = marker.read_text().split() if marker.is_file() else []
+        if ("aliases" in words[1:]) == self.data.anonymous:
+            return
+        for pattern in ("records/*.js", "matches/*.html", "bots/*.html", "site.js"):
+            for path in self.out.glob(pattern):
+                path.unlink()
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(self.records_form + "\n")
+
     def write(self) -> Path:
         for folder in ("matches", "bots", "records", "static"):
             (self.out / folder).mkdir(parents=True, exist_ok=True)
+        self.forget_other_form()
         self.copy_static()
         self.remove_old_match_pages()
         index = self.write_index()
@@ -150,6 +170,7 @@ class SiteWriter:
         """While a tournament runs: the index and the head-to-head page only, reloading
         themselves (``refresh``); the rest is written when it ends."""
         (self.out / "static").mkdir(parents=True, exist_ok=True)
+        self.forget_other_form()
         self.copy_static()
         return self.write_index()
 
@@ -241,11 +262,11 @@ class SiteWriter:
 
         folder = self.out / "records"
         marker = folder / "ENCODING"
-        if marker.is_file() and marker.read_text().strip() == self.records:
+        if marker.is_file() and marker.read_text().strip() == self.records_form:
             have = {int(n[:-3]) for n in os.listdir(folder) if n.endswith(".js") and n[:-3].isdigit()}
         else:  # a new site, or one whose records are in the other encoding: write them all
             have = set()
-            marker.write_text(self.records + "\n")
+            marker.write_text(self.records_form + "\n")
         played = {m.id for m in self.data.matches if m.played}
         blobs = self.data.record_blobs
         if blobs is None:  # data built without a store: pack the records' JSON

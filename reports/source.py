@@ -22,6 +22,7 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
     store = Store.open(output_dir)
     try:
         cfg = store.config_dict()
+        report = store.report_settings()
         entrants = [EntrantInfo(e.id, e.name, e.path, e.description) for e in store.entrants()]
         rows = store.matches()
         matches = [
@@ -82,6 +83,8 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
             planned=store.planned,
             duplicate=bool(fmt.get("duplicate", True)),
             sprt=sprt,
+            references=frozenset(report.get("references", ())),
+            anonymous=bool(report.get("anonymous", False)),
         )
     except BaseException:
         store.close()

@@ -85,6 +85,7 @@ class LeaderRow:
     win_rate: str
     avg_score: str
     failures: int
+    reference: str | None = None  # a reference entrant's line: "Above greedy: 2 of 5 entrants …"
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from arena.options import parse_assignments
 from arena.referee import TimeControl
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
+from tournaments.aliases import draw_aliases
 from tournaments.config import ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.replay import replay_match
@@ -61,10 +62,13 @@ def run_command(config: Path, workers: int | None, output: Path | None, quiet: b
 
 @click.command("ratings")
 @click.argument("output", metavar="TOURNAMENT_DIR", type=click.Path(path_type=Path))
-def ratings_command(output: Path) -> None:
+@click.option("--anonymous", is_flag=True,
+              help="Show the aliases of an anonymous report instead of the entrants' names "
+                   "(references keep theirs), e.g. on a screen the class sees.")
+def ratings_command(output: Path, anonymous: bool) -> None:
     """Print the leaderboard of the tournament in TOURNAMENT_DIR (its results folder), and the
     head-to-head table for a two-player game."""
-    _print_ratings(output)
+    _print_ratings(output, anonymous=anonymous)
 
 
 @tournament.command("replay")
@@ -250,14 +254,31 @@ def _stored_count(output: Path) -> int:
         return 0
 
 
-def _print_ratings(output: Path, verdict: bool = True) -> None:
-    """The leaderboard, the head-to-head table and (``verdict``) an SPRT's verdict line."""
+def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) -> None:
+    """The leaderboard, the head-to-head table and (``verdict``) an SPRT's verdict line;
+    ``anonymous``: under the entrants' aliases (``tournaments.aliases``)."""
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     with Store.open(output) as store:
         config = store.config()
         ratings = compute_ratings(store)
         note = store.schedule_note
         summary = store_summary(store, config) if verdict and config.format.type == SPRT else None
+        settings = store.report_settings()
+    if anonymous:
+        if not settings.get("alias_key"):
+            raise ArenaError(f"{output}: this store has no aliases yet (a store from an older "
+                             "arena): run the tournament once more to give it some")
+        aliases = draw_aliases(settings["alias_key"], (s.entrant.id for s in ratings.standings),
+                               settings.get("references", ()))
+        names = {s.entrant.name: aliases[s.entrant.id].name for s in ratings.standings
+                 if s.entrant.id in aliases}
+        ratings = dataclasses.replace(ratings, standings=[
+            dataclasses.replace(s, entrant=dataclasses.replace(
+                s.entrant, name=names.get(s.entrant.name, s.entrant.name), path=""))
+            for s in ratings.standings])
+        if summary is not None:
+            summary = dataclasses.replace(summary, candidate=names.get(summary.candidate, summary.candidate),
+                                          baseline=names.get(summary.baseline, summary.baseline))
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
                f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma)")

@@ -71,6 +71,7 @@ TOP_KEYS = _keys(
     Key("time_control", (dict, str), {}, "Time control: a table or '1+10' (seconds per move + bank)."),
     Key("limits", (dict,), {}, "Sandbox limits of every bot process."),
     Key("ratings", (dict,), {}, "Rating environment."),
+    Key("report", (dict,), {}, "What the report publishes."),
 )
 FORMAT_KEYS = _keys(
     Key("type", (str,), ROUND_ROBIN, "'round-robin', 'gauntlet' or 'sprt'."),
@@ -106,31 +107,41 @@ ENTRANT_KEYS = _keys(
                               "for a pattern, a name put before the names of the bots it finds."),
     Key("args", (list,), [], "Arguments added to the end of the bot's command (its manifest's "
                              "'command'), e.g. [\"--boldness\", \"1.15\"]."),
+    Key("reference", (bool,), False, "A reference (a grade bar): the leaderboard draws a line at "
+                                     "it, and it keeps its name in an anonymous report."),
+)
+REPORT_KEYS = _keys(
+    Key("anonymous", (bool,), False, "Publish aliases instead of the entrants' names and folders; "
+                                     "the mapping is written beside the store."),
 )
 # keys that do not change which matches are played
-IDENTITY_EXCLUDES = ("workers", "cores_per_match", "output", "cluster")
+IDENTITY_EXCLUDES = ("workers", "cores_per_match", "output", "cluster", "report")
 
 
 @dataclass(frozen=True)
 class EntrantRef:
-    """An entrant as written in the config: a folder (or glob pattern), an optional name, and
-    arguments added to its command."""
+    """An entrant as written in the config: a folder (or glob pattern), an optional name,
+    arguments added to its command, and whether its bots are references (grade bars)."""
 
     path: str
     name: str | None = None
     args: tuple[str, ...] = ()
+    reference: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """As the store keeps it; ``args`` only when given, so that a store written before
-        entrants had arguments is still the same tournament."""
+        """As the store keeps it; ``args`` and ``reference`` only when given, so that a store
+        written before entrants had them is still the same tournament."""
         data: dict[str, Any] = {"path": self.path, "name": self.name}
         if self.args:
             data["args"] = list(self.args)
+        if self.reference:
+            data["reference"] = True
         return data
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> "EntrantRef":
-        return EntrantRef(data["path"], data.get("name"), tuple(data.get("args", ())))
+        return EntrantRef(data["path"], data.get("name"), tuple(data.get("args", ())),
+                          bool(data.get("reference", False)))
 
 
 @dataclass(frozen=True)
@@ -167,6 +178,7 @@ class TournamentConfig:
     draw_probability: float | None = None
     base_dir: Path = Path(".")
     cluster: str | None = None      # Dask scheduler address (tournaments.cluster); None: local
+    anonymous: bool = False         # [report] anonymous: aliases instead of names (reports)
 
     def to_dict(self) -> dict[str, Any]:
         """The config as JSON-ready values, every default filled in (the store keeps this)."""
@@ -181,14 +193,18 @@ class TournamentConfig:
             "ratings": {"draw_probability": self.draw_probability},
             "base_dir": str(self.base_dir),
             "cluster": self.cluster,
+            "report": {"anonymous": self.anonymous},
         }
 
     def identity(self) -> dict[str, Any]:
         """What makes two configs the same tournament: all but how and where it runs
-        (workers, cores_per_match, output, cluster, base_dir)."""
+        (workers, cores_per_match, output, cluster, base_dir) and what the report publishes
+        (``[report]``, the entrants' ``reference``)."""
         data = self.to_dict()
         for key in (*IDENTITY_EXCLUDES, "base_dir"):
             data.pop(key)
+        for entrant in data["entrants"]:
+            entrant.pop("reference", None)
         return data
 
     @staticmethod
@@ -204,6 +220,7 @@ class TournamentConfig:
             time_control=TimeControl(**data["time_control"]), limits=dict(data["limits"]),
             draw_probability=data["ratings"].get("draw_probability"),
             base_dir=Path(data["base_dir"]), cluster=data.get("cluster"),
+            anonymous=bool(data.get("report", {}).get("anonymous", False)),
         )
 
     @property
@@ -262,6 +279,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         raise ConfigError(f"{source}: 'ratings.draw_probability' must be between 0 and 1 "
                           f"(exclusive), got {draw!r}")
     limits = _check_limits(top["limits"], source)
+    report = _check_table(top["report"], REPORT_KEYS, "report.", source)
     entrants = _check_entrants(top["entrants"], source)
     candidates = fmt["candidates"]
     if not all(isinstance(c, str) for c in candidates):
@@ -308,7 +326,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         seed=top["seed"], workers=top["workers"], cores_per_match=top["cores_per_match"],
         output=top["output"] or f"{stem}-results",
         draw_probability=float(draw) if draw is not None else None, base_dir=base_dir,
-        cluster=_check_cluster(top["cluster"], source),
+        cluster=_check_cluster(top["cluster"], source), anonymous=report["anonymous"],
     )
 
 
@@ -422,7 +440,8 @@ def _check_entrants(data: list[Any], source: str) -> tuple[EntrantRef, ...]:
             if not all(isinstance(a, str) for a in entry["args"]):
                 raise ConfigError(f"{source}: 'entrants[{i}].args' must be a list of strings, "
                                   f"got {entry['args']!r}")
-            refs.append(EntrantRef(entry["path"], entry["name"], tuple(entry["args"])))
+            refs.append(EntrantRef(entry["path"], entry["name"], tuple(entry["args"]),
+                                   entry["reference"]))
         else:
             raise ConfigError(f"{source}: 'entrants[{i}]' must be a bot folder path or a table "
                               f"{{ path = ..., name = ..., args = [...] }}, got {item!r}")

@@ -28,9 +28,9 @@ def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
     return [bot for _, bot in _entries(config)]
 
 
-def _entries(config: TournamentConfig) -> list[tuple[str, BotSpec]]:
-    """Every entrant with the path of its entry as written (a pattern repeats for its bots)."""
-    out: list[tuple[str, BotSpec]] = []
+def _entries(config: TournamentConfig) -> list[tuple[EntrantRef, BotSpec]]:
+    """Every entrant with its entry (a pattern's repeats for its bots)."""
+    out: list[tuple[EntrantRef, BotSpec]] = []
     origin: dict[str, str] = {}
     folder_mb = config.sandbox_limits().folder_mb
     for i, ref in enumerate(config.entrants):
@@ -61,7 +61,7 @@ def _entries(config: TournamentConfig) -> list[tuple[str, BotSpec]]:
                 raise ConfigError(f"entrants[{i}]: two entrants are named {bot.name!r} "
                                   f"({origin[bot.name]} and {bot.path}); {_rename_advice(i, ref)}")
             origin[bot.name] = str(bot.path)
-            out.append((ref.path, bot))
+            out.append((ref, bot))
     return out
 
 
@@ -117,6 +117,14 @@ def _expand(pattern: str, base_dir: Path, index: int) -> list[Path]:
     return found
 
 
+def reference_names(config: TournamentConfig) -> set[str]:
+    """The names of the entrants whose entry says ``reference = true`` (every bot a reference
+    pattern enters)."""
+    if not any(ref.reference for ref in config.entrants):
+        return set()
+    return {bot.name for ref, bot in _entries(config) if ref.reference}
+
+
 def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int, ...]:
     """Enough entrants for the format; returns the candidates' indexes (gauntlet)."""
     f = config.format
@@ -152,4 +160,4 @@ def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int
 
 def _flat_refs(config: TournamentConfig, count: int) -> list[str]:
     """The path as written of every resolved entrant (a glob repeats its pattern)."""
-    return [path for path, _ in _entries(config)][:count]
+    return [ref.path for ref, _ in _entries(config)][:count]

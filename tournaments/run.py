@@ -32,7 +32,7 @@ from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers
 from tournaments.config import SPRT, ConfigError, TournamentConfig
 from tournaments.lock import output_lock
-from tournaments.entrants import check_entrant_count, resolve_entrants
+from tournaments.entrants import check_entrant_count, reference_names, resolve_entrants
 from tournaments.progress import Progress
 from tournaments.ratings import estimate_draw_probability
 from tournaments.schedule import Schedule, ScheduledMatch, make_schedule
@@ -145,6 +145,13 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
     return store, False
 
 
+def keep_report_settings(store: Store, prepared: Prepared) -> None:
+    """What the report publishes, as this config says it (docs/reports.md): whether it is
+    anonymous, and which entrants are references (by id)."""
+    names = reference_names(prepared.config)
+    store.set_report(prepared.config.anonymous, [e.id for e in prepared.entrants if e.name in names])
+
+
 def check_same_tournament(store: Store, prepared: Prepared) -> None:
     """The store must hold the tournament being run; the error names the first difference."""
     where = f"output folder {str(prepared.output)!r} holds a different tournament"
@@ -249,6 +256,7 @@ def run_tournament(prepared: Prepared, *, workers: int | None = None,
     with output_lock(prepared.output):
         store, resumed = open_store(prepared)
         with store:
+            keep_report_settings(store, prepared)
             return _play(prepared, store, resumed, workers, backend, progress, say, on_results)
 
 

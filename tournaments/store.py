@@ -1,7 +1,7 @@
 """The result store: one SQLite file per tournament, written by the parent process only.
 
 Layout (``SCHEMA``): ``meta`` (format version, the config, the schedule's size and note, the
-rating environment), ``entrants`` (id, name, folder, content hash), ``matches`` (one row per
+rating environment, what the report publishes), ``entrants`` (id, name, folder, content hash), ``matches`` (one row per
 *finished* match, keyed by its schedule id, with seats, seed, scores, ranks, statuses, reasons,
 timings, stderr tails and the full match record as zlib-compressed JSON) and ``runs`` (one row per
 invocation, for the record).
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 import stat
 from collections.abc import Iterator, Sequence
@@ -334,6 +335,12 @@ class Store:
     def created_at(self) -> str:
         return self._meta("created_at")
 
+    def report_settings(self) -> dict[str, Any]:
+        """What the report publishes, as the last run's config said (:meth:`set_report`):
+        ``anonymous``, ``references`` (entrant ids) and ``alias_key``, the secret that aliases
+        derive from (``tournaments.aliases``); ``{}`` in a store written before them."""
+        return self._meta("report") or {}
+
     def entrants(self) -> list[Entrant]:
         # A store made before descriptions were kept has no such column: its bots have none.
         columns = {row[1] for row in self._conn.execute("PRAGMA table_info(entrants)")}
@@ -423,6 +430,18 @@ class Store:
         with self._transaction():
             self._conn.execute("UPDATE runs SET ended_at = ?, outcome = ? WHERE id = ?",
                                (now(), outcome, run_id))
+
+    def set_report(self, anonymous: bool, references: Sequence[int]) -> None:
+        """Keep what the report publishes (``[report]``, the reference entrants): written by every
+        run, since it changes no match. The alias key is drawn the first time and then kept, so
+        that an entrant's alias never changes."""
+        old = self.report_settings()
+        new = {"anonymous": anonymous, "references": sorted(references),
+               "alias_key": old.get("alias_key") or secrets.token_hex(16)}
+        if new != old:
+            with self._transaction():
+                self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('report', ?)",
+                                   (json.dumps(new),))
 
     def add_match(self, scheduled: Any, record: MatchRecord, *, startup_ms: float, wall_ms: float,
                   worker: str, run_id: int, packed: bytes | None = None) -> None:

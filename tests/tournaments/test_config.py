@@ -10,10 +10,13 @@ import pytest
 from arena.bots import bundled_bots, load_bot
 from arena.games import GAMES
 from tournaments.config import (
-    FORMAT_KEYS, RATINGS_KEYS, TIME_CONTROL_KEYS, TOP_KEYS, ConfigError, TournamentConfig, load_config,
+    ENTRANT_KEYS, FORMAT_KEYS, RATINGS_KEYS, REPORT_KEYS, TIME_CONTROL_KEYS, TOP_KEYS, ConfigError,
+    TournamentConfig, load_config,
 )
 from tournaments.entrants import resolve_entrants
-from tournaments.run import prepare
+from tournaments.backends import SerialBackend
+from tournaments.run import prepare, run_tournament
+from tournaments.store import Store
 
 from .conftest import make_bot, small_config, write_config
 
@@ -54,7 +57,8 @@ def test_the_example_says_what_the_code_does() -> None:
 def test_the_docs_describe_every_key() -> None:
     docs = (ROOT / "docs" / "tournaments.md").read_text(encoding="utf-8")
     for prefix, keys in (("", TOP_KEYS), ("format.", FORMAT_KEYS),
-                         ("time_control.", TIME_CONTROL_KEYS), ("ratings.", RATINGS_KEYS)):
+                         ("time_control.", TIME_CONTROL_KEYS), ("ratings.", RATINGS_KEYS),
+                         ("report.", REPORT_KEYS), ("", ENTRANT_KEYS)):
         for key in keys:
             assert f"`{prefix}{key}`" in docs, f"docs/tournaments.md does not describe {prefix}{key}"
 
@@ -97,6 +101,30 @@ def test_a_store_written_before_entrants_had_arguments_is_the_same_tournament(
     assert TournamentConfig.from_dict(stored).identity() == config.identity()
 
 
+def test_what_the_report_publishes_is_not_the_tournament(tmp_path: Path, bots: dict[str, Path]) -> None:
+    """[report] and an entrant's reference change no match: the same tournament either way, and
+    a run keeps them in the store as the config says them now; a pattern's bots are all
+    references, and a folder entered twice is a reference only where its entry says so."""
+    pattern = str(bots["alpha"].parent / "[bg]*")  # beta and gamma
+    bar = {"path": str(bots["alpha"]), "name": "alpha_bar"}
+    plain = small_config([bots["alpha"], bar, pattern])
+    marked = small_config([bots["alpha"], {**bar, "reference": True},
+                           {"path": pattern, "reference": True}], report={"anonymous": True})
+    config = load_config(write_config(tmp_path / "marked.toml", marked))
+    assert config.anonymous and config.entrants[2].reference
+    assert config.identity() == load_config(write_config(tmp_path / "plain.toml", plain)).identity()
+    assert TournamentConfig.from_dict(config.to_dict()) == config
+    out = tmp_path / "out"
+    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
+    with Store.open(out) as store:
+        settings = store.report_settings()
+    assert settings["anonymous"] and settings["references"] == [1, 2, 3]  # alpha_bar, beta, gamma
+    run_tournament(prepare(load_config(tmp_path / "plain.toml"), out), backend=SerialBackend(),
+                   progress=False, say=lambda _: None)  # the same tournament: nothing to play
+    with Store.open(out) as store:
+        assert store.report_settings() == {**settings, "anonymous": False, "references": []}
+
+
 def test_time_control_as_text(tmp_path: Path, bots: dict[str, Path]) -> None:
     data = small_config([bots["alpha"], bots["beta"]], time_control="0.5+3")
     config = load_config(write_config(tmp_path / "t.toml", data))
@@ -137,6 +165,10 @@ BAD = [
      "[options]: option 'target' must be an integer, got the string '100' (write it without quotes)"),
     ({"options": {"single_deal": "true"}},
      "[options]: option 'single_deal' must be true or false, got the string 'true'"),
+    ({"report": {"anonymus": True}}, "unknown key 'report.anonymus'; known keys in [report]: anonymous"),
+    ({"report": {"anonymous": "yes"}}, "'report.anonymous' must be true or false, got str 'yes'"),
+    ({"report": True}, "'report' must be a table, got bool True"),
+    ({"entrants": [{"path": "x", "reference": 1}]}, "'entrants[0].reference' must be true or false"),
 ]
 
 

@@ -1,0 +1,159 @@
+"""An anonymous report (``[report] anonymous = true``, docs/reports.md): the tournament's data with
+every entrant but the references under an alias (``tournaments.aliases``).
+
+:func:`anonymise` is applied to ``TournamentData`` before any page is built, so nothing after it
+ever holds a real name. What changes:
+
+- an entrant's name becomes its alias, its folder and description are dropped, and its id becomes
+  its alias's number (a reference keeps its name and description; its number is
+  ``aliases.SPACE`` + its id): ids follow the order of the config's entries and folders, which
+  could tell who is who, and they name the pages and pick the colours;
+- in the text a bot can put into a match (its notes, its answer to a failed decision, and the
+  failure reasons that quote it) every entrant's name, each dot-separated part of it, its folder
+  path and folder name and its description are replaced by its alias, as whole words and
+  whatever their case;
+- stderr tails are left out: a bot writes anything there (paths, names, tracebacks);
+- the match records are rewritten the same way (seats by alias, no folder, no content hash).
+
+:func:`write_aliases` writes the mapping for the organiser beside the store, never in the site.
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from arena.record import MatchRecord, pack_dict
+from reports.data import EntrantInfo, TournamentData
+from tournaments.aliases import SPACE, draw_aliases
+
+ALIASES_FILE = "aliases.csv"  # beside the store: alias -> entrant, for the organiser only
+MIN_PART = 3  # shorter parts of a name are not replaced on their own ("a", "v2")
+
+
+@dataclasses.dataclass(frozen=True)
+class AliasRow:
+    """One line of the organiser's mapping."""
+
+    alias: str
+    entrant: EntrantInfo
+
+
+class Scrubber:
+    """Replaces every entrant's names, folder and description by its alias in free text."""
+
+    def __init__(self, secrets: dict[str, str]) -> None:
+        self.secrets = {k.lower(): v for k, v in secrets.items() if k.strip()}
+        words = sorted(self.secrets, key=lambda k: (-len(k), k))
+        self.pattern = re.compile(
+            "(?<![A-Za-z0-9])(?:" + "|".join(re.escape(w) for w in words) + ")(?![A-Za-z0-9])",
+            re.IGNORECASE) if words else None
+
+    def __call__(self, text: Any) -> Any:
+        if not isinstance(text, str) or self.pattern is None:
+            return text
+        return self.pattern.sub(lambda m: self.secrets[m.group(0).lower()], text)
+
+
+def secrets_of(entrant: EntrantInfo) -> list[str]:
+    """What tells an entrant: its name and each part of it, its folder, its description."""
+    found = [entrant.name, *(p for p in entrant.name.split(".") if len(p) >= MIN_PART)]
+    if entrant.path:
+        found += [entrant.path, Path(entrant.path).name]
+    if entrant.description:
+        found.append(entrant.description)
+    return found
+
+
+def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[AliasRow]]:
+    """``data`` as an anonymous report shows it, and the mapping for the organiser."""
+    aliases = draw_aliases(key, (e.id for e in data.entrants), data.references)
+    number = {e.id: aliases[e.id].number if e.id in aliases else SPACE + e.id for e in data.entrants}
+    name = {e.name: aliases[e.id].name if e.id in aliases else e.name for e in data.entrants}
+    secrets: dict[str, str] = {}
+    for e in data.entrants:
+        if e.id in aliases:
+            secrets.update((s, aliases[e.id].name) for s in secrets_of(e))
+    for e in data.entrants:  # a reference's name stays, even where it is part of a student's
+        if e.id not in aliases:
+            secrets = {k: v for k, v in secrets.items() if k.lower() != e.name.lower()}
+    scrub = Scrubber(secrets)
+
+    def public(entrant: int) -> int:
+        return number.get(entrant, SPACE + entrant)
+
+    entrants = sorted((EntrantInfo(number[e.id], name[e.name], "",
+                                   "" if e.id in aliases else e.description)
+                       for e in data.entrants), key=lambda e: e.id)
+    matches = [dataclasses.replace(
+        m, seats=tuple(public(s) for s in m.seats), reasons=tuple(scrub(r) for r in m.reasons),
+        stderr_tails=tuple("" for _ in m.stderr_tails)) for m in data.matches]
+
+    def record(match_id: int) -> str | None:
+        text = data.record(match_id)
+        return None if text is None else json.dumps(
+            scrub_record(json.loads(text), name, scrub), ensure_ascii=False, separators=(",", ":"))
+
+    record_blobs: Callable[[set[int]], Iterator[tuple[int, bytes]]] | None = None
+    if data.record_blobs is not None:
+        stored = data.record_blobs
+
+        def record_blobs(skip: set[int]) -> Iterator[tuple[int, bytes]]:
+            for mid, blob in stored(skip):
+                full = json.loads(MatchRecord.unpack_json(blob))
+                yield mid, pack_dict(scrub_record(full, name, scrub))
+
+    sprt = data.sprt
+    if sprt is not None:
+        sprt = dataclasses.replace(sprt, candidate=name.get(sprt.candidate, sprt.candidate),
+                                   baseline=name.get(sprt.baseline, sprt.baseline))
+    published = dataclasses.replace(
+        data, entrants=entrants, matches=matches,
+        standings=[dataclasses.replace(s, entrant=public(s.entrant)) for s in data.standings],
+        history={public(e): points for e, points in data.history.items()},
+        record=record, record_blobs=record_blobs, sprt=sprt,
+        references=frozenset(public(e) for e in data.references))
+    rows = sorted((AliasRow(aliases[e.id].name, e) for e in data.entrants if e.id in aliases),
+                  key=lambda r: r.entrant.id)
+    return published, rows
+
+
+def scrub_record(record: dict[str, Any], names: dict[str, str],
+                 scrub: Callable[[Any], Any]) -> dict[str, Any]:
+    """A full match record (its dict) with its seats under their aliases (no folder, no content
+    hash), no stderr, and names replaced in the text the bots wrote (notes, answers, reasons)."""
+    out = dict(record)
+    out["seats"] = [{"name": names.get(seat.get("name", ""), scrub(seat.get("name", "")))}
+                    for seat in record.get("seats", [])]
+    statuses = []
+    for status in record.get("statuses", []):
+        status = {**status, "reason": scrub(status.get("reason", "")), "stderr_tail": ""}
+        if isinstance(status.get("failure"), dict):
+            status["failure"] = {**status["failure"], "answer": scrub(status["failure"].get("answer"))}
+        statuses.append(status)
+    out["statuses"] = statuses
+    out["decisions"] = [
+        {**d, **{k: scrub(d[k]) for k in ("note", "note_dropped") if k in d}}
+        for d in record.get("decisions", [])]
+    if "stopped" in out:
+        out["stopped"] = scrub(out["stopped"])
+    return out
+
+
+def write_aliases(output_dir: Path, rows: list[AliasRow]) -> Path:
+    """``OUTPUT/aliases.csv``: alias, entrant id, name, folder; rewritten only when it changes."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(("alias", "id", "name", "folder"))
+    for row in rows:
+        writer.writerow((row.alias, row.entrant.id, row.entrant.name, row.entrant.path))
+    path = Path(output_dir) / ALIASES_FILE
+    text = buffer.getvalue()
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
