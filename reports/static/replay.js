@@ -213,10 +213,9 @@
 
   Viewer.prototype.wire = function () {
     var self = this;
-    var last = this.frames.length - 1;
     var slider = this.q(".replay-slider");
     slider.min = 0;
-    slider.max = last;
+    slider.max = this.frames.length - 1;
     slider.value = 0;
     slider.addEventListener("input", function () { self.go(parseInt(slider.value, 10)); });
     var speed = this.q(".replay-speed");
@@ -231,7 +230,7 @@
       play: function () { self.toggle(); },
       next: function () { self.go(self.pos + 1); },
       "next-section": function () { self.go(self.sectionStart(1)); },
-      last: function () { self.go(last); },
+      last: function () { self.go(self.frames.length - 1); },
     };
     Array.prototype.forEach.call(this.root.querySelectorAll("[data-step]"), function (btn) {
       btn.addEventListener("click", function () {
@@ -258,6 +257,17 @@
     this.root.classList.add("replay-ready");
     window.addEventListener("hashchange", function () { self.go(self.fromHash(self.pos)); });
     this.go(this.fromHash(0));
+  };
+
+  /* The match went on (a seat's view while it is played, `arena play --browser`): its record
+   * now, with more events. A viewer that showed the last step moves on to the new last one. */
+  Viewer.prototype.update = function (record) {
+    var atEnd = this.pos >= this.frames.length - 1;
+    this.record = record;
+    this.ctx.record = record;
+    this.frames = buildFrames(record, this.drawer, this.ctx);
+    this.q(".replay-slider").max = this.frames.length - 1;
+    this.go(atEnd ? this.frames.length - 1 : this.pos);
   };
 
   /* "#step=N" (from 0, as shown) or "#end" in the address opens the replay there. */
@@ -480,7 +490,8 @@
   Viewer.prototype.drawOutcome = function (frame) {
     var box = this.q(".replay-outcome");
     var rec = this.record, ctx = this.ctx;
-    if (frame.index !== this.frames.length - 1) { box.replaceChildren(); box.hidden = true; return; }
+    // (no ranks: a match still being played)
+    if (frame.index !== this.frames.length - 1 || !rec.ranks) { box.replaceChildren(); box.hidden = true; return; }
     box.hidden = false;
     var order = rec.seats.map(function (_, i) { return i; });
     order.sort(function (a, b) { return (rec.ranks[a] - rec.ranks[b]) || (a - b); });

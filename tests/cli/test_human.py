@@ -74,7 +74,7 @@ def test_a_piped_person_plays_a_whole_match_of_every_game(tmp_path, game, seats,
                     assert f"  {names[i]}: {' '.join(hand)}\n" not in out
         if game == "domino-cribbage" and event["type"] == "action" and "count" not in event \
                 and event["seat"] != seat:
-            assert "  random lays ? in the crib\n" in out
+            assert "  random lays ? ? in the crib\n" in out  # both tiles face down
             assert f"  random lays {event['action'][len('discard '):]} in the crib" not in out
     view = arena("view", str(replay), "--output", str(tmp_path / "match.html"))
     assert view.returncode == 0, view.stderr
@@ -111,6 +111,25 @@ def test_thousand_hides_the_prikups_and_the_cards_given_to_others():
     assert game.seen_by({**prikup, "shown": True}, {1})["cards"] == ["QS", "KS"]
     play = {"type": "action", "seat": 2, "action": "play QS"}
     assert game.seen_by(play, {1}) == play
+
+
+def test_what_no_seat_sees_stays_face_down_for_every_seat():
+    """Block's tiles set aside are seen by no seat (block.md: how many, never which); Domino
+    Cribbage's crib lies face down until the show scores it."""
+    block = get_game("block")
+    state = block.new_match(block.make_options(2), 0)
+    deal = state.events[0]
+    assert deal["type"] == "deal" and len(deal["set_aside"]) == 14
+    for seat in (0, 1):
+        assert block.seen_by(deal, {seat})["set_aside"] == ["?"] * 14
+    cribbage = get_game("domino-cribbage")
+    state = cribbage.new_match(cribbage.make_options(2), 0)
+    while not any(e["type"] == "crib" for e in state.events):
+        state.apply(state.legal_actions()[0])
+    crib = next(e for e in state.events if e["type"] == "crib")
+    for seat in (0, 1):
+        assert cribbage.seen_by(crib, {seat})["tiles"] == ["?"] * 4
+        assert "?" in (cribbage.describe(cribbage.seen_by(crib, {seat}), ["a", "b"]) or "")
 
 
 def test_the_end_of_the_input_resigns(tmp_path):

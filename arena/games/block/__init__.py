@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import Game
+from arena.game import HIDDEN, Game
 from arena.games.block.options import BlockOptions
 from arena.games.block.state import BlockState
 
@@ -26,6 +26,13 @@ class Block(Game):
 
     def length_cap(self, options: BlockOptions) -> int:
         return 1 if options.single_deal else options.max_deals
+
+    def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+        """The other hands are face down, and so are the tiles set aside (block.md: every seat
+        knows how many, never which ones)."""
+        if event["type"] == "deal":
+            event = {**event, "set_aside": [HIDDEN] * len(event["set_aside"])}
+        return super().seen_by(event, seats)
 
     def sample_state(self, options: BlockOptions, observation: dict[str, Any],
                      rng: random.Random) -> BlockState:

@@ -43,10 +43,12 @@ class DominoCribbage(Game):
         return options.max_deals
 
     def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
-        """The other hand is face down, and so is a tile the other seat lays in the crib (the
-        crib is turned up when it scores)."""
+        """The other hand is face down, and so are the two tiles the other seat lays in the crib
+        (the crib is turned up when it scores)."""
         if event["type"] == "action" and "count" not in event and event["seat"] not in seats:
-            return {**event, "action": f"discard {HIDDEN}"}
+            return {**event, "action": f"discard {HIDDEN} {HIDDEN}"}
+        if event["type"] == "crib":  # laid face down: turned up by the show's score of the crib
+            return {**event, "tiles": [HIDDEN] * len(event["tiles"])}
         return super().seen_by(event, seats)
 
     def sample_state(self, options: DominoCribbageOptions, observation: dict[str, Any],
