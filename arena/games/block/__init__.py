@@ -7,6 +7,7 @@ from typing import Any
 from arena.game import HIDDEN, Game
 from arena.games.block.options import BlockOptions
 from arena.games.block.state import BlockState
+from arena.games.block.seat_text import describe_observation
 
 
 class Block(Game):
@@ -37,6 +38,10 @@ class Block(Game):
     def sample_state(self, options: BlockOptions, observation: dict[str, Any],
                      rng: random.Random) -> BlockState:
         return BlockState.from_observation(options, observation, rng)
+
+    def describe_observation(self, observation: dict[str, Any]) -> list[str]:
+        """The seat's view in the game's words (seat_text.py)."""
+        return describe_observation(observation)
 
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
         kind = event["type"]

@@ -8,6 +8,7 @@ from typing import Any
 from arena.game import HIDDEN, Game
 from arena.games.domino_cribbage.options import DominoCribbageOptions
 from arena.games.domino_cribbage.state import DominoCribbageState, sample_state
+from arena.games.domino_cribbage.seat_text import describe_observation
 
 _SHOWN = {"hand": "hand", "crib": "crib"}
 
@@ -54,6 +55,10 @@ class DominoCribbage(Game):
     def sample_state(self, options: DominoCribbageOptions, observation: dict[str, Any],
                      rng: random.Random) -> DominoCribbageState:
         return sample_state(options, observation, rng)
+
+    def describe_observation(self, observation: dict[str, Any]) -> list[str]:
+        """The seat's view in the game's words (seat_text.py)."""
+        return describe_observation(observation)
 
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
         kind = event["type"]
