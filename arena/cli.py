@@ -151,7 +151,9 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     A seat given as `human` is played by you: at each of its turns you see what it may know and
     the legal actions, numbered, and type a number or an action's text (the end of the input
     resigns; a bot folder called human is `./human`). With --browser each human seat is played
-    on a page of its own instead (its Resign button resigns; Ctrl-C here stops the match)."""
+    on a page of its own instead, at the address printed: closing the page does not end the
+    match (open it again), its Resign button resigns, Ctrl-C here stops the match; without
+    --time-control a person has no clock."""
     if replay_path:
         check_output_file(replay_path, "--replay")
     game = get_game(game_name)

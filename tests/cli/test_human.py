@@ -132,6 +132,34 @@ def test_what_no_seat_sees_stays_face_down_for_every_seat():
         assert "?" in (cribbage.describe(cribbage.seen_by(crib, {seat}), ["a", "b"]) or "")
 
 
+def test_browser_needs_a_person_and_a_free_port(tmp_path):
+    import socket
+
+    done = arena("play", "block", RANDOM, RANDOM, "--browser")
+    assert done.returncode == 2 and "--browser is for a person at the table" in done.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = arena("play", "block", "human", RANDOM, "--browser", "--port", str(port),
+                     "--replay", str(tmp_path / "m.json"))
+    assert done.returncode == 2, done.stderr
+    assert f"arena: error: --port {port}: cannot serve on 127.0.0.1:{port}" in done.stderr
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_a_page_left_alone_runs_out_of_time_only_with_a_clock(tmp_path):
+    """With --time-control a seat whose page is never opened times out; the match ends, and the
+    record says so. (Without a clock the match waits: tests/reports/test_table_browser.py.)"""
+    replay = tmp_path / "m.json"
+    done = arena("play", "block", "human", RANDOM, "--browser", "-t", "0.3+0", "-o", "single_deal=true",
+                 "--replay", str(replay))
+    assert done.returncode == 0, done.stderr
+    assert "seat 0 (human): open http://127.0.0.1:" in done.stdout
+    record = MatchRecord.from_json(replay.read_text())
+    assert record.statuses[0].status == TIMEOUT and record.statuses[1].status == OK
+
+
 def test_the_end_of_the_input_resigns(tmp_path):
     replay = tmp_path / "match.json"
     done = arena("play", "block", RANDOM, "human", "--replay", str(replay), stdin="")

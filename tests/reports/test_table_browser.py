@@ -1,6 +1,6 @@
 """`arena play GAME human BOT... --browser`: a person plays a seat on a page, in a real headless
 Chromium, against real sandboxed bots, in every game; what the server sends that page holds
-nothing another seat keeps hidden (README.md, "Playing one match"; docs/playing.md)."""
+nothing another seat keeps hidden (README.md, "Playing one match": "In a web browser")."""
 from __future__ import annotations
 
 import json
