@@ -46,9 +46,11 @@ class Table:
     HTML of a seat's page; ``timed``: the people play on their seats' clocks."""
 
     def __init__(self, game: Game, names: list[str], seats: list[int], page: str, *,
-                 timed: bool = False) -> None:
+                 timed: bool = False, options: dict[str, Any] | None = None,
+                 time_control: dict[str, Any] | None = None) -> None:
         self.game = game
         self.names = names
+        self.public = {"options": options or {}, "time_control": time_control or {}}  # as in hello
         self.page = page
         self.timed = timed
         self.secrets = {secrets.token_urlsafe(16): seat for seat in seats}
@@ -165,7 +167,7 @@ class Table:
         only what the seat may know (the module docstring lists it). Called under the lock."""
         seen = [self.game.seen_by(e, {seat}) for e in self.events]
         record: dict[str, Any] = {
-            "game": self.game.name, "seats": [{"name": n} for n in self.names],
+            "game": self.game.name, "seats": [{"name": n} for n in self.names], **self.public,
             "events": seen,
             "decisions": [{k: d[k] for k in ("seat", "legal", "action", "ms")} if d["seat"] == seat
                           else None for d in self.decisions],

@@ -20,7 +20,7 @@ from arena.game import Game
 from arena.games import GAMES, get_game
 from arena.browser import Table, serving, table_page
 from arena.human import HUMAN, Asked, Person
-from arena.options import field_choices, field_doc, option_fields, parse_assignments
+from arena.options import field_choices, field_doc, option_fields, options_to_dict, parse_assignments
 from arena.outputs import check_output_file
 from arena.record import OK, MatchRecord
 from arena.referee import MatchStopped, TimeControl, play_match
@@ -184,7 +184,8 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     table = None
     if browser:  # a page per seat; the terminal keeps the public log (every hand face down)
         table = Table(game, names, humans, page_of(game.name, f"{game.title}, seed {seed}"),
-                      timed=time_control is not None)
+                      timed=time_control is not None, options=options_to_dict(options),
+                      time_control=dataclasses.asdict(tc))
         people = {i: table.person(i) for i in humans}
     elif humans:  # one input: one reader for every seat a person plays
         person = Person(sys.stdin.fileno(), sys.stdout, timed=time_control is not None,

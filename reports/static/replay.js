@@ -151,13 +151,17 @@
     });
   };
 
-  function buildFrames(record, drawer, ctx) {
+  /* `live`: the match is still being played, and the events after the last step (a prikup taken,
+   * a new deal's score) get a step of their own, so that the last step shows the match now. */
+  function buildFrames(record, drawer, ctx, live) {
     var frames = [];
     var state = drawer.initial(record, ctx);
     var decision = 0;
+    var last = null;
     frames.push({ state: state, event: null, decision: null, index: 0 });
     (record.events || []).forEach(function (ev) {
       state = drawer.apply(state, ev, record, ctx);
+      last = ev;
       var isAction = ev.type === "action";
       if (isAction || drawer.stop(ev)) {
         frames.push({
@@ -169,6 +173,9 @@
       }
       if (isAction) decision += 1;
     });
+    if (live && frames[frames.length - 1].state !== state) {
+      frames.push({ state: state, event: last, decision: null, index: frames.length });
+    }
     // The state before the first event has nothing to show when the match starts with a deal.
     if (frames.length > 1 && frames[1].decision === null) frames.shift();
     // A seat that failed at a decision: that decision as a step of its own (the record's
@@ -193,9 +200,11 @@
     return n + (s[(v - 20) % 10] || s[v] || s[0]);
   }
 
-  function Viewer(root, record) {
+  /* opts.live: a match still being played (update() brings its new events). */
+  function Viewer(root, record, opts) {
     this.root = root;
     this.record = record;
+    this.live = !!(opts && opts.live);
     this.drawer = drawers[record.game] || plainDrawer;
     this.ctx = {
       record: record,
@@ -203,7 +212,7 @@
       seatName: seatName.bind(null, { record: record }),
       numSeats: record.seats.length,
     };
-    this.frames = buildFrames(record, this.drawer, this.ctx);
+    this.frames = buildFrames(record, this.drawer, this.ctx, this.live && !record.ranks);
     this.pos = 0;
     this.timer = null;
     this.speed = 1;
@@ -265,7 +274,7 @@
     var atEnd = this.pos >= this.frames.length - 1;
     this.record = record;
     this.ctx.record = record;
-    this.frames = buildFrames(record, this.drawer, this.ctx);
+    this.frames = buildFrames(record, this.drawer, this.ctx, this.live && !record.ranks);
     this.q(".replay-slider").max = this.frames.length - 1;
     this.go(atEnd ? this.frames.length - 1 : this.pos);
   };

@@ -37,7 +37,7 @@
     if (!viewer) {
       var root = document.getElementById("replay");
       root.hidden = false;
-      viewer = Arena.viewer = new Arena.Viewer(root, record);
+      viewer = Arena.viewer = new Arena.Viewer(root, record, { live: true });
       viewer.go(viewer.frames.length - 1);
     } else {
       viewer.update(record);

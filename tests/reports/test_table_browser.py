@@ -33,6 +33,17 @@ SHORT = [
     ("thousand", ["human", RANDOM, RANDOM], ["-o", "max_deals=1"]),
     ("dice-1000", ["human", RANDOM], ["-o", "max_rounds=2", "-o", "open_min=5"]),
 ]
+# where each drawer draws a seat's hand: the seat's box (with data-seat) and the hand in it
+HANDS = {"block": ".bk-seat[data-seat='{}'] .bk-hand", "domino-cribbage": ".dc-seat[data-seat='{}'] .dc-hand",
+         "thousand": ".th-seat[data-seat='{}'] .th-hand"}
+SHOWN_HANDS = """
+var where = arguments[0];
+return arguments[1].map(function (seat) {
+  var hand = document.querySelector('.replay-board ' + where.replace('{}', seat));
+  return Array.prototype.map.call(hand.querySelectorAll('[data-tile], [data-card]'), function (e) {
+    return e.getAttribute('data-tile') || e.getAttribute('data-card');
+  });
+});"""
 ADDRESS = re.compile(r"^seat (\d+) \(([^)]*)\): open (http://127\.0\.0\.1:\d+/\S+/) in a web browser$")
 
 
@@ -120,6 +131,7 @@ def test_a_person_plays_a_whole_match_of_every_game_in_the_browser(browser, tmp_
     arena = Arena(game, *seats, *options, "--replay", str(replay))
     rng = random.Random(7)
     views: list[dict[str, Any]] = []
+    hands: dict[int, list[list[str]]] = {}
     face_down = 0
     try:
         address = arena.addresses(1)[seat]
@@ -142,6 +154,8 @@ def test_a_person_plays_a_whole_match_of_every_game_in_the_browser(browser, tmp_
             view = fetch(address + "state?after=-1")  # what the server sends the page
             if "asking" in view and view["asking"]["decision"] == int(now):
                 views.append(view)
+            if game in HANDS:  # the hands as the board draws them now
+                hands[int(now)] = browser.js(SHOWN_HANDS, HANDS[game], list(range(len(seats))))
             face_down = max(face_down, int(browser.js(
                 "return document.querySelectorAll('[data-tile=\"?\"], [data-card=\"?\"]').length")))
             buttons = browser.all(".table-action")
@@ -162,7 +176,24 @@ def test_a_person_plays_a_whole_match_of_every_game_in_the_browser(browser, tmp_
     assert len(mine) == len(views) > 0
     check_sent(game, record, seat, views)
     assert (face_down > 0) == get_game(game).hidden_information  # the other hands, face down
+    for decision, shown in hands.items():  # the board at each of the seat's turns
+        state = state_after(game, record, decision)
+        observation = state.observation(seat)
+        assert [len(h) for h in shown] == observation["hand_sizes"]
+        assert sorted(shown[seat]) == sorted(observation["hand"])
+        for other, hand in enumerate(shown):
+            if other != seat:
+                assert not set(hand) & state.private_items(other), (decision, other, hand)
     assert "match record written to" in "".join(arena.output)
+    # the terminal keeps the public log: every hand face down, the person's too
+    plain = [s["name"] for s in record.seats]
+    names = [f"{n}#{i}" if plain.count(n) > 1 else n for i, n in enumerate(plain)]
+    g = get_game(game)
+    for event in record.events:
+        if event["type"] == "deal":
+            assert g.describe(g.seen_by(event, set()), names) in "".join(arena.output)
+            assert g.describe(g.seen_by(event, {seat}), names) not in "".join(arena.output)
+    assert views[0]["record"]["options"] == record.options
 
 
 @pytest.mark.timeout(120)
