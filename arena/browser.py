@@ -38,6 +38,7 @@ POLL_SECONDS = 10.0   # the longest a page's request for news waits before it is
 LINGER_SECONDS = 2.0  # after the match, how long the server waits for the pages to see its end
 BODY_CAP = 4096       # bytes of a posted answer
 RESIGN = object()     # what the page's Resign button puts in a seat's answers
+RESIGNED_HOW = "its page's Resign button"  # in the seat's status reason
 
 
 class Table:
@@ -91,7 +92,7 @@ class Table:
         answers = self.answers[seat]
         with self.changed:
             if seat in self.resigned:  # resigned while the others played: at its next turn
-                raise Resigned()
+                raise Resigned(RESIGNED_HOW)
             while not answers.empty():  # an answer to an earlier question is no answer to this one
                 answers.get_nowait()
             self.asking[seat] = {"decision": decision, "legal": list(legal), "deadline": deadline,
@@ -107,7 +108,7 @@ class Table:
                 except queue.Empty:
                     continue
                 if answer is RESIGN:
-                    raise Resigned()
+                    raise Resigned(RESIGNED_HOW)
                 return answer
         finally:
             with self.changed:

@@ -347,8 +347,8 @@ def _ask_person(seat: _Seat, person: Asked, seat_no: int, decision: int,
     failure = {"decision": decision, "legal": legal, "answer": None}
     try:
         action = person.ask(seat_no, decision, observation, legal, deadline)
-    except Resigned:
-        seat.fail(RESIGNED, f"resigned at decision {decision}: the input ended",
+    except Resigned as how:  # the end of the input, or what else ended it
+        seat.fail(RESIGNED, f"resigned at decision {decision}: {str(how) or 'the input ended'}",
                   {**failure, "kind": RESIGNED})
         return None, 0.0, None
     except OutOfTime:

@@ -231,6 +231,7 @@ def test_resign_ctrl_c_and_one_page_per_seat(browser, tmp_path):
         arena.close()
     record = MatchRecord.from_json(replay.read_text())
     assert record.statuses[2].status == RESIGNED and record.ranks[2] == 3
+    assert record.statuses[2].reason.endswith(": its page's Resign button")
     assert [s["name"] for s in record.seats] == ["human", "random", "human"]
 
     stopped = tmp_path / "stopped.json"
