@@ -237,12 +237,13 @@ def test_resign_ctrl_c_and_one_page_per_seat(browser, tmp_path):
     stopped = tmp_path / "stopped.json"
     arena = Arena("block", "human", RANDOM, "--replay", str(stopped))
     try:
-        address = arena.addresses(1)[0]
-        deadline = time.monotonic() + 30
-        while "asking" not in fetch(address + "state?after=-1") and time.monotonic() < deadline:
-            time.sleep(0.1)
+        browser.driver.get(arena.addresses(1)[0])
+        assert browser.wait("return document.body.getAttribute('data-table') === 'asking'", timeout=60)
         arena.proc.send_signal(signal.SIGINT)
         assert arena.wait() == 130, "".join(arena.output)
+        # the page was told before the server stopped
+        assert browser.wait("return document.body.getAttribute('data-table') === 'over'", timeout=10)
+        assert "The match was stopped: interrupted (Ctrl-C)" in browser.css(".table-status").text
     finally:
         arena.close()
     record = MatchRecord.from_json(stopped.read_text())
