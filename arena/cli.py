@@ -18,10 +18,11 @@ from arena.clihelp import CONTEXT, SentenceGroup
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.games import GAMES, get_game
-from arena.human import HUMAN, Person
-from arena.options import field_choices, field_doc, option_fields, parse_assignments
+from arena.browser import Table, serving, table_page
+from arena.human import HUMAN, Asked, Person
+from arena.options import field_choices, field_doc, option_fields, options_to_dict, parse_assignments
 from arena.outputs import check_output_file
-from arena.record import OK
+from arena.record import OK, MatchRecord
 from arena.referee import MatchStopped, TimeControl, play_match
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
@@ -135,15 +136,24 @@ def _time_control(text: str | None) -> TimeControl:
               help="Write the match's replay as one HTML page to open from disk: beside the "
                    "--replay record (FILE.json gives FILE.html), or GAME-seedN.html in the current "
                    "folder without --replay.")
+@click.option("--browser", is_flag=True,
+              help="Play the human seats in a web browser: prints one address per human seat "
+                   "(served on 127.0.0.1 while the match lasts); its page draws what that seat may "
+                   "know and offers its legal actions as buttons.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, metavar="PORT",
+              help="With --browser: serve on this port (default: a free one).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tuple[str, ...],
          time_control: str | None, limits_text: str | None, replay_path: str | None,
-         view: bool, quiet: bool) -> None:
+         view: bool, browser: bool, port: int, quiet: bool) -> None:
     """Play one match of GAME between the bots in the given folders; print it move by move.
 
     A seat given as `human` is played by you: at each of its turns you see what it may know and
     the legal actions, numbered, and type a number or an action's text (the end of the input
-    resigns; a bot folder called human is `./human`)."""
+    resigns; a bot folder called human is `./human`). With --browser each human seat is played
+    on a page of its own instead, at the address printed: closing the page does not end the
+    match (open it again), its Resign button resigns, Ctrl-C here stops the match; without
+    --time-control a person has no clock."""
     if replay_path:
         check_output_file(replay_path, "--replay")
     game = get_game(game_name)
@@ -151,6 +161,10 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
         write_view = _viewer()
         view_page = _view_page(replay_path, game.name, seed)
         check_output_file(view_page, "--view")
+    if browser:
+        if HUMAN not in bot_paths:
+            raise ArenaError("--browser is for a person at the table: give `human` as one of the seats")
+        page_of = table_page()
     if len(bot_paths) not in game.player_counts:
         raise ArenaError(f"{game.name} is played by {game.players_text()} players; "
                          f"got {len(bot_paths)} bots")
@@ -165,36 +179,62 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     _build_first([b for p, b in zip(bot_paths, bots) if p != HUMAN])
     tc = _time_control(time_control)
     names = _seat_names(bots)
-    people: dict[int, Person] = {}
-    if HUMAN in bot_paths:  # one input: one reader for every seat a person plays
+    people: dict[int, Asked] = {}
+    humans = [i for i, p in enumerate(bot_paths) if p == HUMAN]
+    table = None
+    if browser:  # a page per seat; the terminal keeps the public log (every hand face down)
+        table = Table(game, names, humans, page_of(game.name, f"{game.title}, seed {seed}"),
+                      timed=time_control is not None, options=options_to_dict(options),
+                      time_control=dataclasses.asdict(tc))
+        people = {i: table.person(i) for i in humans}
+    elif humans:  # one input: one reader for every seat a person plays
         person = Person(sys.stdin.fileno(), sys.stdout, timed=time_control is not None,
                         describe=game.describe_observation, names=names)
-        people = {i: person for i, p in enumerate(bot_paths) if p == HUMAN}
+        people = {i: person for i in humans}
+    seen_by = set() if browser else set(people)
     click.echo(f"{game.title}, seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
 
     notes: list[str] = []  # the note of the decision whose action event comes next
 
     def noted(decision: dict) -> None:
+        if table is not None:
+            table.decided(decision)
         if "note" in decision:
             notes.append(f"note: {visible_line(decision['note'])}")
         elif "note_dropped" in decision:
             notes.append(f"note dropped: {decision['note_dropped']}")
 
     def show(event: dict) -> None:
+        if table is not None:
+            table.event(event)
         if people:  # a person at the table sees only what their seats may know
-            event = game.seen_by(event, set(people))
+            event = game.seen_by(event, seen_by)
         line = game.describe(event, names)
         if event.get("type") == "action" and notes:
             line = f"{line}   [{notes.pop()}]" if line else f"  [{notes.pop()}]"
         if line and not quiet:
             click.echo(line)
 
-    try:
-        record = play_match(game, bots, options=options, seed=seed, time_control=tc,
-                            limits=limits, on_event=show, on_decision=noted, people=people)
-    except MatchStopped as stop:
-        record = stop.record
-        click.echo(f"\nmatch stopped: {record.stopped}", err=True)
+    def match() -> MatchRecord:
+        try:
+            return play_match(game, bots, options=options, seed=seed, time_control=tc,
+                              limits=limits, on_event=show, on_decision=noted, people=people)
+        except MatchStopped as stop:
+            click.echo(f"\nmatch stopped: {stop.record.stopped}", err=True)
+            return stop.record
+
+    if table is None:
+        record = match()
+    else:
+        with serving(table, port) as addresses:
+            for seat, address in sorted(addresses.items()):
+                click.echo(f"seat {seat} ({names[seat]}): open {address} in a web browser")
+            record = match()
+            table.finish(record)
+            try:  # the pages are told the end, which their seats may not have seen yet
+                table.linger()
+            except KeyboardInterrupt:
+                pass
     _print_result(record, names)
     if replay_path:
         Path(replay_path).write_text(record.to_json(indent=1), encoding="utf-8")

@@ -296,6 +296,11 @@ class Game(ABC):
 HIDDEN = "?"  # an item a seat does not see, as a person's table shows it
 
 
+def seat_name(seat: int, you: int) -> str:
+    """A seat as the person playing ``you`` reads it: ``seat 1``, or ``seat 0 (you)``."""
+    return f"seat {seat} (you)" if seat == you else f"seat {seat}"
+
+
 def hidden_hands(event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
     """``event`` with the ``hands`` of every seat not in ``seats`` shown face down."""
     return {**event, "hands": [list(h) if i in seats else [HIDDEN] * len(h)

@@ -12,7 +12,7 @@ import os
 import select
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from arena.text import visible_line
 
@@ -25,6 +25,18 @@ class Resigned(Exception):
 
 class OutOfTime(Exception):
     """The person did not answer by the deadline (only with a clock)."""
+
+
+class Asked(Protocol):
+    """Whoever answers a person's seat for the referee: :class:`Person` at a terminal or a pipe,
+    ``arena.browser.BrowserPerson`` on a web page. ``timed``: the answer is on the seat's clock."""
+
+    timed: bool
+
+    def ask(self, seat: int, decision: int, observation: dict[str, Any], legal: list[str],
+            deadline: float | None) -> str:
+        """The chosen action; :class:`Resigned` or :class:`OutOfTime` instead of one."""
+        ...
 
 
 class Person:

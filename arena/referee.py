@@ -18,7 +18,7 @@ from arena.connection import BotExited, BotProtocolError, BotTimeout, Connection
 from arena.errors import ArenaError
 from arena.game import Game, Result, bot_seed
 from arena.games import get_game
-from arena.human import OutOfTime, Person, Resigned
+from arena.human import Asked, OutOfTime, Resigned
 from arena.options import options_to_dict
 from arena.text import bot_note
 from arena.build import BuildFailed, ensure_built
@@ -87,7 +87,7 @@ class TimeControl:
 class _Seat:
     """A bot in its seat during one match, or a person (``person``; no process)."""
 
-    def __init__(self, bot: BotSpec, bank_ms: int, person: Person | None = None) -> None:
+    def __init__(self, bot: BotSpec, bank_ms: int, person: Asked | None = None) -> None:
         self.bot = bot
         self.person = person
         self.process: sandbox.BotProcess | None = None
@@ -117,7 +117,7 @@ def play_match(
     on_event: Callable[[dict[str, Any]], None] | None = None,
     launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess] | None = None,
     on_decision: Callable[[dict[str, Any]], None] | None = None,
-    people: Mapping[int, Person] | None = None,
+    people: Mapping[int, Asked] | None = None,
 ) -> MatchRecord:
     """Play one match; ``options`` is the game's options object or a mapping of user values.
 
@@ -338,7 +338,7 @@ def _ask(seat: _Seat, seat_no: int, decision: int, observation: dict[str, Any], 
     return action, used_ms, reply.get("note")
 
 
-def _ask_person(seat: _Seat, person: Person, seat_no: int, decision: int,
+def _ask_person(seat: _Seat, person: Asked, seat_no: int, decision: int,
                 observation: dict[str, Any], legal: list[str], tc: TimeControl) -> tuple[str | None, float, Any]:
     """One decision of a person's seat, as :func:`_ask` for a bot: on the seat's clock only if
     the person is ``timed``; the end of their input resigns the seat."""
@@ -347,8 +347,8 @@ def _ask_person(seat: _Seat, person: Person, seat_no: int, decision: int,
     failure = {"decision": decision, "legal": legal, "answer": None}
     try:
         action = person.ask(seat_no, decision, observation, legal, deadline)
-    except Resigned:
-        seat.fail(RESIGNED, f"resigned at decision {decision}: the input ended",
+    except Resigned as how:  # the end of the input, or what else ended it
+        seat.fail(RESIGNED, f"resigned at decision {decision}: {str(how) or 'the input ended'}",
                   {**failure, "kind": RESIGNED})
         return None, 0.0, None
     except OutOfTime:

@@ -5,7 +5,8 @@ replay.js, match.js), the pieces and the game's replay drawer (found as the site
 :func:`reports.render.game_assets`), and the record in its compact form (docs/match-record.md).
 It works from ``file://`` with nothing beside it, and its Content-Security-Policy lets it fetch
 nothing. ``arena play --view`` writes one for the match just played, through the
-``arena.viewers`` entry point (arena does not import reports).
+``arena.viewers`` entry point (arena does not import reports), which offers the page of a seat
+at the table of ``arena play ... --browser`` too (:func:`table_html`).
 """
 from __future__ import annotations
 
@@ -31,20 +32,35 @@ def _inline(name: str, text: str) -> Markup:
     return Markup(text)
 
 
+def _assets(game: str, *page_scripts: str) -> tuple[list[Markup], list[Markup]]:
+    """The styles and the scripts of a page of one match of ``game``, inline: the report's, the
+    pieces, the game's replay drawer, then ``page_scripts`` from ``static/``."""
+    static = resources.files("reports") / "static"
+    assets = game_assets(game)
+    styles = [static / "report.css", assets["pieces.css"],
+              *[assets[name] for name in (f"games/{game}.css",) if name in assets]]
+    scripts = [static / "replay.js", assets["pieces.js"],
+               *[assets[name] for name in (f"games/{game}.js",) if name in assets],
+               *[static / name for name in page_scripts]]
+    return ([_inline(p.name, p.read_text(encoding="utf-8")) for p in styles],
+            [_inline(p.name, p.read_text(encoding="utf-8")) for p in scripts])
+
+
 def view_html(record: MatchRecord, title: str) -> str:
     """The page: ``record``'s replay, every asset inline."""
-    static = resources.files("reports") / "static"
-    assets = game_assets(record.game)
-    drawer = [assets[name] for name in (f"games/{record.game}.css",) if name in assets]
-    styles = [static / "report.css", assets["pieces.css"], *drawer]
-    drawer = [assets[name] for name in (f"games/{record.game}.js",) if name in assets]
-    scripts = [static / "replay.js", assets["pieces.js"], *drawer, static / "match.js"]
+    styles, scripts = _assets(record.game, "match.js")
     data = json.dumps(compact(record.to_dict()), ensure_ascii=False, separators=(",", ":"))
     return environment().get_template("view.html.j2").render(
-        title=title, game=record.game, record=script_json(data),
-        styles=[_inline(p.name, p.read_text(encoding="utf-8")) for p in styles],
-        scripts=[_inline(p.name, p.read_text(encoding="utf-8")) for p in scripts],
-    )
+        title=title, game=record.game, record=script_json(data), styles=styles, scripts=scripts)
+
+
+def table_html(game: str, title: str) -> str:
+    """The page of a seat at the table (``arena play GAME human BOT... --browser``; the
+    ``arena.viewers`` entry point ``table``): the replay viewer and the game's drawer, which
+    ``table.js`` feeds with the seat's view from the server that serves the page."""
+    styles, scripts = _assets(game, "table.js")
+    return environment().get_template("table.html.j2").render(
+        title=title, game=game, styles=styles, scripts=scripts)
 
 
 def match_title(record: MatchRecord) -> str:

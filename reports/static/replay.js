@@ -151,13 +151,17 @@
     });
   };
 
-  function buildFrames(record, drawer, ctx) {
+  /* `live`: the match is still being played, and the events after the last step (a prikup taken,
+   * a new deal's score) get a step of their own, so that the last step shows the match now. */
+  function buildFrames(record, drawer, ctx, live) {
     var frames = [];
     var state = drawer.initial(record, ctx);
     var decision = 0;
+    var last = null;
     frames.push({ state: state, event: null, decision: null, index: 0 });
     (record.events || []).forEach(function (ev) {
       state = drawer.apply(state, ev, record, ctx);
+      last = ev;
       var isAction = ev.type === "action";
       if (isAction || drawer.stop(ev)) {
         frames.push({
@@ -169,6 +173,9 @@
       }
       if (isAction) decision += 1;
     });
+    if (live && frames[frames.length - 1].state !== state) {
+      frames.push({ state: state, event: last, decision: null, index: frames.length });
+    }
     // The state before the first event has nothing to show when the match starts with a deal.
     if (frames.length > 1 && frames[1].decision === null) frames.shift();
     // A seat that failed at a decision: that decision as a step of its own (the record's
@@ -193,9 +200,11 @@
     return n + (s[(v - 20) % 10] || s[v] || s[0]);
   }
 
-  function Viewer(root, record) {
+  /* opts.live: a match still being played (update() brings its new events). */
+  function Viewer(root, record, opts) {
     this.root = root;
     this.record = record;
+    this.live = !!(opts && opts.live);
     this.drawer = drawers[record.game] || plainDrawer;
     this.ctx = {
       record: record,
@@ -203,7 +212,7 @@
       seatName: seatName.bind(null, { record: record }),
       numSeats: record.seats.length,
     };
-    this.frames = buildFrames(record, this.drawer, this.ctx);
+    this.frames = buildFrames(record, this.drawer, this.ctx, this.live && !record.ranks);
     this.pos = 0;
     this.timer = null;
     this.speed = 1;
@@ -213,10 +222,9 @@
 
   Viewer.prototype.wire = function () {
     var self = this;
-    var last = this.frames.length - 1;
     var slider = this.q(".replay-slider");
     slider.min = 0;
-    slider.max = last;
+    slider.max = this.frames.length - 1;
     slider.value = 0;
     slider.addEventListener("input", function () { self.go(parseInt(slider.value, 10)); });
     var speed = this.q(".replay-speed");
@@ -231,7 +239,7 @@
       play: function () { self.toggle(); },
       next: function () { self.go(self.pos + 1); },
       "next-section": function () { self.go(self.sectionStart(1)); },
-      last: function () { self.go(last); },
+      last: function () { self.go(self.frames.length - 1); },
     };
     Array.prototype.forEach.call(this.root.querySelectorAll("[data-step]"), function (btn) {
       btn.addEventListener("click", function () {
@@ -258,6 +266,17 @@
     this.root.classList.add("replay-ready");
     window.addEventListener("hashchange", function () { self.go(self.fromHash(self.pos)); });
     this.go(this.fromHash(0));
+  };
+
+  /* The match went on (a seat's view while it is played, `arena play --browser`): its record
+   * now, with more events. A viewer that showed the last step moves on to the new last one. */
+  Viewer.prototype.update = function (record) {
+    var atEnd = this.pos >= this.frames.length - 1;
+    this.record = record;
+    this.ctx.record = record;
+    this.frames = buildFrames(record, this.drawer, this.ctx, this.live && !record.ranks);
+    this.q(".replay-slider").max = this.frames.length - 1;
+    this.go(atEnd ? this.frames.length - 1 : this.pos);
   };
 
   /* "#step=N" (from 0, as shown) or "#end" in the address opens the replay there. */
@@ -480,7 +499,8 @@
   Viewer.prototype.drawOutcome = function (frame) {
     var box = this.q(".replay-outcome");
     var rec = this.record, ctx = this.ctx;
-    if (frame.index !== this.frames.length - 1) { box.replaceChildren(); box.hidden = true; return; }
+    // (no ranks: a match still being played)
+    if (frame.index !== this.frames.length - 1 || !rec.ranks) { box.replaceChildren(); box.hidden = true; return; }
     box.hidden = false;
     var order = rec.seats.map(function (_, i) { return i; });
     order.sort(function (a, b) { return (rec.ranks[a] - rec.ranks[b]) || (a - b); });

@@ -74,7 +74,7 @@ def test_a_piped_person_plays_a_whole_match_of_every_game(tmp_path, game, seats,
                     assert f"  {names[i]}: {' '.join(hand)}\n" not in out
         if game == "domino-cribbage" and event["type"] == "action" and "count" not in event \
                 and event["seat"] != seat:
-            assert "  random lays ? in the crib\n" in out
+            assert "  random lays ? ? in the crib\n" in out  # both tiles face down
             assert f"  random lays {event['action'][len('discard '):]} in the crib" not in out
     view = arena("view", str(replay), "--output", str(tmp_path / "match.html"))
     assert view.returncode == 0, view.stderr
@@ -111,6 +111,53 @@ def test_thousand_hides_the_prikups_and_the_cards_given_to_others():
     assert game.seen_by({**prikup, "shown": True}, {1})["cards"] == ["QS", "KS"]
     play = {"type": "action", "seat": 2, "action": "play QS"}
     assert game.seen_by(play, {1}) == play
+
+
+def test_what_no_seat_sees_stays_face_down_for_every_seat():
+    """Block's tiles set aside are seen by no seat (block.md: how many, never which); Domino
+    Cribbage's crib lies face down until the show scores it."""
+    block = get_game("block")
+    state = block.new_match(block.make_options(2), 0)
+    deal = state.events[0]
+    assert deal["type"] == "deal" and len(deal["set_aside"]) == 14
+    for seat in (0, 1):
+        assert block.seen_by(deal, {seat})["set_aside"] == ["?"] * 14
+    cribbage = get_game("domino-cribbage")
+    state = cribbage.new_match(cribbage.make_options(2), 0)
+    while not any(e["type"] == "crib" for e in state.events):
+        state.apply(state.legal_actions()[0])
+    crib = next(e for e in state.events if e["type"] == "crib")
+    for seat in (0, 1):
+        assert cribbage.seen_by(crib, {seat})["tiles"] == ["?"] * 4
+        assert "?" in (cribbage.describe(cribbage.seen_by(crib, {seat}), ["a", "b"]) or "")
+
+
+def test_browser_needs_a_person_and_a_free_port(tmp_path):
+    import socket
+
+    done = arena("play", "block", RANDOM, RANDOM, "--browser")
+    assert done.returncode == 2 and "--browser is for a person at the table" in done.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = arena("play", "block", "human", RANDOM, "--browser", "--port", str(port),
+                     "--replay", str(tmp_path / "m.json"))
+    assert done.returncode == 2, done.stderr
+    assert f"arena: error: --port {port}: cannot serve on 127.0.0.1:{port}" in done.stderr
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_a_page_left_alone_runs_out_of_time_only_with_a_clock(tmp_path):
+    """With --time-control a seat whose page is never opened times out; the match ends, and the
+    record says so. (Without a clock the match waits: tests/reports/test_table_browser.py.)"""
+    replay = tmp_path / "m.json"
+    done = arena("play", "block", "human", RANDOM, "--browser", "-t", "0.3+0", "-o", "single_deal=true",
+                 "--replay", str(replay))
+    assert done.returncode == 0, done.stderr
+    assert "seat 0 (human): open http://127.0.0.1:" in done.stdout
+    record = MatchRecord.from_json(replay.read_text())
+    assert record.statuses[0].status == TIMEOUT and record.statuses[1].status == OK
 
 
 def test_the_end_of_the_input_resigns(tmp_path):

@@ -4,9 +4,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.game import Game
+from arena.game import HIDDEN, Game
 from arena.games.block.options import BlockOptions
 from arena.games.block.state import BlockState
+from arena.games.block.seat_text import describe_observation
 
 
 class Block(Game):
@@ -27,9 +28,20 @@ class Block(Game):
     def length_cap(self, options: BlockOptions) -> int:
         return 1 if options.single_deal else options.max_deals
 
+    def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+        """The other hands are face down, and so are the tiles set aside (block.md: every seat
+        knows how many, never which ones)."""
+        if event["type"] == "deal":
+            event = {**event, "set_aside": [HIDDEN] * len(event["set_aside"])}
+        return super().seen_by(event, seats)
+
     def sample_state(self, options: BlockOptions, observation: dict[str, Any],
                      rng: random.Random) -> BlockState:
         return BlockState.from_observation(options, observation, rng)
+
+    def describe_observation(self, observation: dict[str, Any]) -> list[str]:
+        """The seat's view in the game's words (seat_text.py)."""
+        return describe_observation(observation)
 
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
         kind = event["type"]

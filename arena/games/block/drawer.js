@@ -43,9 +43,7 @@
         }
         var parts = ev.action.split(":");
         var tile = parseTile(parts[0]), side = parts[1] || null;
-        var hand = s.hands[ev.seat];
-        var at = hand.indexOf(parts[0]);
-        if (at >= 0) hand.splice(at, 1);
+        Arena.draw.take(s.hands[ev.seat], parts[0]);  // a hand seen face down loses a "?"
         // The record says where the ends went (the engine applies the chain rule, written
         // once, in arena/games/block/state.py): the tile sits between the old and the new end.
         var placed;
@@ -132,7 +130,8 @@
       var seats = [];
       for (var seat = 0; seat < n; seat++) {
         var hand = state.hands[seat] || [];
-        var pips = hand.reduce(function (sum, t) { var x = parseTile(t); return sum + x[0] + x[1]; }, 0);
+        var pips = hand.indexOf(Arena.draw.HIDDEN) >= 0 ? null  // a hand face down: its pips unknown
+          : hand.reduce(function (sum, t) { var x = parseTile(t); return sum + x[0] + x[1]; }, 0);
         var tiles = hand.map(function (t) {
           var x = parseTile(t);
           return Arena.draw.tile(x[0], x[1], { vertical: true, cls: "tile-hand" + (seat === mover && alternatives[t] ? " tile-alt" : "") });
@@ -147,7 +146,7 @@
           h("div", { class: "bk-seat-head" }, [
             h("span", { class: "seat-dot seat-" + seat }),
             h("strong", { class: "bk-seat-name", text: ctx.seatName(seat) }),
-            h("span", { class: "muted", text: hand.length + (hand.length === 1 ? " tile, " : " tiles, ") + pips + " pips" }),
+            h("span", { class: "muted", text: hand.length + (hand.length === 1 ? " tile" : " tiles") + (pips === null ? "" : ", " + pips + " pips") }),
           ].concat(flags)),
           h("div", { class: "bk-hand" }, tiles.length ? tiles : [h("span", { class: "muted", text: "no tiles left" })]),
         ]));
@@ -158,7 +157,7 @@
         kids.push(h("p", { class: "bk-legend muted" }, [h("span", { class: "legend-alt" }), "tiles the player could have played instead"]));
       }
       if (state.dealEnd) kids.push(dealResult(state.dealEnd, ctx));
-      if (state.setAside && state.setAside.length) {
+      if (state.setAside && state.setAside.length && state.setAside[0] !== Arena.draw.HIDDEN) {
         kids.push(h("details", { class: "bk-setaside" }, [
           h("summary", { text: "Set aside, out of play this deal (" + state.setAside.length + " tiles)" }),
           h("div", { class: "bk-hand" }, state.setAside.map(function (t) {

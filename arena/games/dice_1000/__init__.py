@@ -7,6 +7,7 @@ from typing import Any
 from arena.game import Chance, Game
 from arena.games.dice_1000.options import Dice1000Options
 from arena.games.dice_1000.state import Dice1000State
+from arena.games.dice_1000.seat_text import describe_observation
 
 
 class Dice1000(Game):
@@ -33,6 +34,10 @@ class Dice1000(Game):
                      rng: random.Random) -> Dice1000State:
         # nothing is hidden: the observation is the state; only future dice are new
         return Dice1000State.from_observation(options, observation, Chance.from_rng(rng))
+
+    def describe_observation(self, observation: dict[str, Any]) -> list[str]:
+        """The seat's view in the game's words (seat_text.py)."""
+        return describe_observation(observation)
 
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
         kind = event["type"]

@@ -8,6 +8,7 @@ from typing import Any
 from arena.game import HIDDEN, Game
 from arena.games.domino_cribbage.options import DominoCribbageOptions
 from arena.games.domino_cribbage.state import DominoCribbageState, sample_state
+from arena.games.domino_cribbage.seat_text import describe_observation
 
 _SHOWN = {"hand": "hand", "crib": "crib"}
 
@@ -43,15 +44,21 @@ class DominoCribbage(Game):
         return options.max_deals
 
     def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
-        """The other hand is face down, and so is a tile the other seat lays in the crib (the
-        crib is turned up when it scores)."""
+        """The other hand is face down, and so are the two tiles the other seat lays in the crib
+        (the crib is turned up when it scores)."""
         if event["type"] == "action" and "count" not in event and event["seat"] not in seats:
-            return {**event, "action": f"discard {HIDDEN}"}
+            return {**event, "action": f"discard {HIDDEN} {HIDDEN}"}
+        if event["type"] == "crib":  # laid face down: turned up by the show's score of the crib
+            return {**event, "tiles": [HIDDEN] * len(event["tiles"])}
         return super().seen_by(event, seats)
 
     def sample_state(self, options: DominoCribbageOptions, observation: dict[str, Any],
                      rng: random.Random) -> DominoCribbageState:
         return sample_state(options, observation, rng)
+
+    def describe_observation(self, observation: dict[str, Any]) -> list[str]:
+        """The seat's view in the game's words (seat_text.py)."""
+        return describe_observation(observation)
 
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
         kind = event["type"]

@@ -20,10 +20,7 @@
     return Arena.draw.tile(t[0], t[1], { vertical: true, cls: "dc-tile " + (cls || "") });
   }
 
-  function remove(list, text) {
-    var at = list.indexOf(text);
-    if (at >= 0) list.splice(at, 1);
-  }
+  var remove = Arena.draw.take;  // a hand seen face down loses a "?"
 
   var REASONS = { "heels": "heels", "play": "the play", "go": "the go", "last tile": "the last tile",
                   "hand": "the hand", "crib": "the crib" };
@@ -92,8 +89,8 @@
           s.count = ev.count;
           s.lastPlay = { seat: ev.seat, tile: ev.action };
         }
-      } else if (ev.type === "crib") {
-        s.crib = ev.tiles.slice();
+      } else if (ev.type === "crib") {  // face down in a seat's view: the tiles laid show
+        if (ev.tiles.indexOf(Arena.draw.HIDDEN) < 0) s.crib = ev.tiles.slice();
       } else if (ev.type === "starter") {
         s.starter = ev.tile;
         if (s.countsStarter) { s.count = ev.value; s.seq = [ev.tile]; }

@@ -8,6 +8,11 @@
  *   Arena.draw.die(face, {cls})              a die showing 1..6
  *   Arena.draw.track(value, max, {marks, cls, label})
  *                                            a horizontal score track with marked points
+ *   Arena.draw.take(list, item)             removes item from a hand, or a face-down one
+ *
+ * An item a seat does not see is written "?" (Arena.draw.HIDDEN, arena.game.HIDDEN): a seat's
+ * view of a match (`arena play ... --browser`) holds such items, and a tile or card of that text
+ * is drawn face down.
  */
 (function () {
   "use strict";
@@ -20,12 +25,31 @@
 
 
 
-  /* One tile as SVG: halves a | b, left to right (or top to bottom when vertical). */
+  var HIDDEN = (draw.HIDDEN = "?");
+
+  /* Take `item` out of `list` (a hand): that item, or else one face down (a hand seen from
+   * another seat); nothing if neither is there. */
+  draw.take = function (list, item) {
+    var at = list.indexOf(item);
+    if (at < 0) at = list.indexOf(HIDDEN);
+    if (at >= 0) list.splice(at, 1);
+  };
+
+  /* One tile as SVG: halves a | b, left to right (or top to bottom when vertical); face down
+   * when the halves are not numbers (the tile "?"). */
   function tile(a, b, opts) {
     opts = opts || {};
     var vertical = !!opts.vertical;
     var W = vertical ? 20 : 40, H = vertical ? 40 : 20;
-    var cls = "tile" + (vertical ? " tile-v" : " tile-h") + (opts.cls ? " " + opts.cls : "");
+    var down = !(a >= 0 && a <= 6 && b >= 0 && b <= 6);
+    var cls = "tile" + (vertical ? " tile-v" : " tile-h") + (down ? " tile-down" : "") + (opts.cls ? " " + opts.cls : "");
+    if (down) {
+      return h("svg:svg", { class: cls, viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "a tile face down",
+                            "data-tile": HIDDEN }, [
+        h("svg:title", { text: "a tile face down" }),
+        h("svg:rect", { class: "tile-body tile-back", x: 0.75, y: 0.75, width: W - 1.5, height: H - 1.5, rx: 3, ry: 3 }),
+      ]);
+    }
     var kids = [
       h("svg:rect", { class: "tile-body", x: 0.75, y: 0.75, width: W - 1.5, height: H - 1.5, rx: 3, ry: 3 }),
       vertical
@@ -58,9 +82,13 @@
   var SUIT_NAME = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
   var RANK_NAME = { T: "10" };
 
-  /* A playing card from its text: rank then suit ("QH", "TS"); red suits in red. */
+  /* A playing card from its text: rank then suit ("QH", "TS"); red suits in red; "?" face down. */
   draw.card = function (text, opts) {
     opts = opts || {};
+    if (text === HIDDEN) {
+      return h("span", { class: "pcard pcard-down" + (opts.cls ? " " + opts.cls : ""), "data-card": HIDDEN,
+                         title: "a card face down", role: "img", "aria-label": "a card face down" });
+    }
     var r = text.charAt(0), s = text.charAt(1);
     var rank = RANK_NAME[r] || r;
     var red = s === "H" || s === "D";

@@ -8,6 +8,7 @@ from typing import Any
 from arena.game import HIDDEN, Game, hidden_hands
 from arena.games.thousand.options import ThousandOptions
 from arena.games.thousand.state import ThousandState
+from arena.games.thousand.seat_text import describe_observation
 
 
 class Thousand(Game):
@@ -48,6 +49,10 @@ class Thousand(Game):
                      rng: random.Random) -> ThousandState:
         from arena.games.thousand.sample import sample_state
         return sample_state(options, observation, rng)
+
+    def describe_observation(self, observation: dict[str, Any]) -> list[str]:
+        """The seat's view in the game's words (seat_text.py)."""
+        return describe_observation(observation)
 
     def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
         from arena.games.thousand.describe import describe

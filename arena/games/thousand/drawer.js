@@ -24,10 +24,7 @@
     });
   }
 
-  function remove(hand, c) {
-    var i = hand.indexOf(c);
-    if (i >= 0) hand.splice(i, 1);
-  }
+  var remove = Arena.draw.take;  // a hand seen face down loses a "?"
 
   function copy(s) {
     var t = Object.assign({}, s);
