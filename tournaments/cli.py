@@ -28,9 +28,10 @@ from arena.text import visible, visible_line
 from tournaments.config import ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.replay import replay_match
-from tournaments.run import RunResult, ResultsListener, prepare, run_tournament
+from tournaments.run import Prepared, RunResult, ResultsListener, prepare, run_tournament
 from tournaments.sprt import store_summary
 from tournaments.store import Store, store_path
+from tournaments.watch import DEFAULT_INTERVAL, DEFAULT_SETTLE, watch
 
 DEMO_OUTPUT = "arena-demo"
 DEMO_ROUNDS = 4
@@ -53,9 +54,22 @@ def tournament() -> None:
               help="Play the matches on the Dask cluster whose scheduler is at ADDRESS "
                    "(tcp://HOST:8786) instead of local workers (default: the config's 'cluster'). "
                    "Needs arena[cluster]; see docs/cluster.md.")
+@click.option("--watch", "watching", is_flag=True,
+              help="Keep running: look at the entrants' folders every --watch-interval seconds, "
+                   "check and admit each new or changed bot, play its matches, update the "
+                   "report (docs/classroom.md). Ctrl-C stops; running again resumes.")
+@click.option("--watch-interval", type=click.FloatRange(min=0.1), default=DEFAULT_INTERVAL,
+              show_default=True, help="With --watch: seconds between two looks at the folders.")
+@click.option("--settle", type=click.FloatRange(min=0), default=DEFAULT_SETTLE, show_default=True,
+              help="With --watch: take a folder only once nothing in it has changed for this "
+                   "many seconds (a submission still being copied is not a version).")
 def run_command(config: Path, workers: int | None, output: Path | None, quiet: bool,
-                cluster: str | None) -> None:
-    """Play every match of CONFIG; run it again to resume after a stop or a crash."""
+                cluster: str | None, watching: bool, watch_interval: float, settle: float) -> None:
+    """Play every match of CONFIG; run it again to resume after a stop or a crash, or to play
+    what new versions and late entrants need."""
+    if watching:
+        _watch(config, workers, output, quiet, cluster, watch_interval, settle)
+        return
     _run(load_config(config), workers, output, quiet, cluster=cluster)
 
 
@@ -204,8 +218,12 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     prepared = prepare(config, output)
     click.echo(config.describe())
     most = "at most " if config.format.type == SPRT else ""
-    click.echo(f"{len(prepared.entrants)} entrants, {most}{len(prepared.schedule)} matches; "
-               f"results in {prepared.output}")
+    if Store.is_initialised(store_path(prepared.output)):  # a resume: the field may have moved
+        click.echo(f"{len(prepared.entrants)} bots in the entrants' folders; results in "
+                   f"{prepared.output}")
+    else:
+        click.echo(f"{len(prepared.entrants)} entrants, {most}{len(prepared.schedule)} matches; "
+                   f"results in {prepared.output}")
     address = cluster if cluster is not None else config.cluster
     if address is not None:
         click.echo(f"playing on the Dask cluster at {address}")
@@ -214,7 +232,7 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
                                 on_results=results_listener(prepared.output))
     except KeyboardInterrupt:
         done = _stored_count(prepared.output)
-        click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "
+        click.echo(f"stopped at once: {done} matches stored; "
                    "run the same command to resume", err=True)
         sys.exit(130)
     if result.outcome != "complete":
@@ -232,6 +250,37 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     if result.sprt is not None:  # an SPRT ends with its verdict
         click.echo(result.sprt.line())
     return result
+
+
+def _watch(config_path: Path, workers: int | None, output: Path | None, quiet: bool,
+           cluster: str | None, interval: float, settle: float) -> None:
+    """``run --watch``: ordinary runs, one per look that finds something to play, on one backend
+    (a Dask cluster's connection is kept), each with a live report of its own."""
+    config = load_config(config_path)
+    if output is not None:
+        check_output_folder(output, "--output")
+    else:
+        check_output_folder(config.output_dir, "the config's 'output'")
+    address = cluster if cluster is not None else config.cluster
+
+    def say(line: str) -> None:
+        click.echo(line, err=True)
+
+    def looking(backend: Any) -> None:
+        def play(prepared: Prepared) -> RunResult:
+            return run_tournament(prepared, workers=workers, backend=backend,
+                                  progress=not quiet, on_results=results_listener(prepared.output))
+        watch(config_path, output, play, say, interval=interval, settle=settle)
+
+    if address is None:
+        looking(None)
+        return
+    from tournaments.cluster import DaskBackend, check_address
+    check_address(address)
+    say(f"playing on the Dask cluster at {address}")
+    with DaskBackend(address, max_in_flight=workers,
+                     cores_per_match=config.cores_per_match) as backend:
+        looking(backend)
 
 
 def results_listener(output: Path) -> ResultsListener | None:
