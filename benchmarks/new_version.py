@@ -17,8 +17,9 @@ folder to an updated report.
 
 It prints the matches played beside the entrant's share, 2/N of the schedule (1/20 for N = 40,
 its N - 1 pairs in both seats), which must be equal, and the seconds of each step and in all: the
-time from a changed folder to an updated report. The synthetic fill changes none of these steps:
-they read the same store rows either way.
+time from a changed folder to an updated report; beside them, the baseline of replaying the whole
+schedule (before versions, the only way on for a changed bot), estimated from this run's rate. The
+synthetic fill changes none of these steps: they read the same store rows either way.
 """
 from __future__ import annotations
 
@@ -147,6 +148,11 @@ def main() -> None:
           f"{ended - planned - report.render_s:.2f} s")
     print(f"rendering the report: {report.render_s:.2f} s")
     print(f"from the changed folder to the updated report: {ended - started:.2f} s")
+    playing = ended - planned - report.render_s
+    if result.played:
+        whole = playing / result.played * total
+        print(f"the baseline, replaying the whole schedule at this run's rate (an estimate, not "
+              f"played): {whole:.0f} s, {whole / max(playing, 1e-9):.0f} times as long")
     if result.played != share:
         sys.exit(1)
 

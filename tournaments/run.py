@@ -74,6 +74,7 @@ class RunResult:
     store: Path
     report: Path | None = None  # the page on_results made of the results (the report's index)
     sprt: SprtSummary | None = None  # where an SPRT's test stands (format type = "sprt")
+    interrupted: bool = False  # a Ctrl-C came, even if every match was over by then
 
 
 class ResultsListener(Protocol):
@@ -371,6 +372,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         attach(say, bar.status)
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
     outcome = "error"
+    interrupted = False
     played = 0
     if on_results is not None:
         on_results.started(say)
@@ -415,6 +417,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                     break
             finished_test = test is not None and test.finished
             outcome = "stopped" if stopped and not finished_test else "complete"
+            interrupted = interrupts.count > 0
     except KeyboardInterrupt:
         outcome = "aborted"
         raise
@@ -427,7 +430,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     done = len(current) + played
     names = {e: field.entrants[e].name for e in field.entrants}
     summary = test.summary(names[0], names[1]) if test is not None else None
-    return RunResult(outcome, played, done, total, failures, store.path, report, summary)
+    return RunResult(outcome, played, done, total, failures, store.path, report, summary,
+                     interrupted)
 
 
 class Suspensions:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -164,13 +166,17 @@ def watch(config_path: Path, output: Path | None, play: Callable[[Prepared], Run
     played = 0
     count = 0
     say(f"watching the entrants of {config_path} every {interval:g} s (Ctrl-C stops)")
+    previous = None
+    if threading.current_thread() is threading.main_thread():  # Ctrl-C, even where inherited
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as ignored
     try:
         while looks is None or count < looks:
             count += 1
             result = w.look()
             if result is not None:
                 played += result.played
-                if result.outcome != "complete":
+                if result.outcome != "complete" or result.interrupted:  # Ctrl-C
+                    say("stopped watching; run the same command to resume")
                     break
                 say(f"{result.done} of {result.total} matches among the current versions played")
             if looks is not None and count >= looks:
@@ -180,4 +186,7 @@ def watch(config_path: Path, output: Path | None, play: Callable[[Prepared], Run
             w.said = {s for s in w.said if not s.startswith("waiting for")}
     except KeyboardInterrupt:
         say("stopped watching; run the same command to resume")
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     return played

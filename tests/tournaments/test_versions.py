@@ -6,6 +6,7 @@ command line does; the bots are the deterministic hash bots of conftest, one dea
 """
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -127,16 +128,23 @@ def test_a_bad_submission_in_a_glob_is_skipped_with_a_warning_and_a_row(tmp_path
         make_bot(students, name, HASH_BOT, salt)
     (students / "cy").mkdir()                                      # no manifest (yet)
     (make_bot(students, "dan") / "bot.toml").write_text("name = [broken\n")
-    config = write_config(tmp_path / "class.toml", small_config(["students/*"]))
+    os.mkfifo(make_bot(students, "eve") / "pipe")                  # a FIFO: never opened
+    (make_bot(students, "fay") / "weights.bin").write_bytes(b"0" * (2 << 20))  # over folder_mb
+    config = write_config(tmp_path / "class.toml", small_config(["students/*"],
+                                                                limits={"folder_mb": 1}))
     out = tmp_path / "out"
     lines: list[str] = []
     result = run(config, out, lines)
     assert result.outcome == "complete" and result.played == 2
     skipped = [line for line in lines if line.startswith("warning: skipped")]
-    assert len(skipped) == 2 and "no bot.toml" in skipped[0] and "dan" in skipped[1]
+    assert len(skipped) == 4 and "no bot.toml" in skipped[0]
+    assert "dan" in skipped[1] and "FIFO" in skipped[2] and "folder_mb" in skipped[3]
     with Store.open(out) as store:
         assert [(Path(s.folder).name, s.outcome) for s in store.submissions()] == \
-            [("cy", "rejected"), ("dan", "rejected")]
+            [("cy", "rejected"), ("dan", "rejected"), ("eve", "rejected"), ("fay", "rejected")]
+    assert run(config, out).played == 0                             # listed once, not again
+    with Store.open(out) as store:
+        assert len(store.submissions()) == 4
     from reports import render_site
 
     site = tmp_path / "site"

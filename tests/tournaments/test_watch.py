@@ -134,3 +134,39 @@ def test_a_watch_killed_in_the_middle_resumes(tmp_path: Path) -> None:
     with Store.open(out) as store:
         sets = [(m.slot, m.rotation, m.versions) for m in store.matches()]
     assert len(set(sets)) == 24
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_ctrl_c_stops_a_watch_cleanly_and_the_report_is_up_to_date(tmp_path: Path) -> None:
+    """The watch plays what there is, renders the report after the batch and waits; a late
+    entrant joins and the report shows it; Ctrl-C (SIGINT) then ends it with status 0."""
+    students = tmp_path / "students"
+    for name, salt in (("ana", "a"), ("bob", "b")):
+        make_bot(students, name, HASH_BOT, salt)
+    config = write_config(tmp_path / "class.toml", small_config(["students/*"]))
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [*ARENA, "tournament", "run", str(config), "--watch", "--watch-interval", "0.2",
+         "--settle", "0.5", "--workers", "1", "--output", str(out), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    index = out / "site" / "index.html"
+    try:
+        deadline = time.monotonic() + 120
+        while stored(out) < 2 or not index.is_file():
+            assert proc.poll() is None, f"the watch ended: {proc.communicate()}"
+            assert time.monotonic() < deadline, "the watch played nothing"
+            time.sleep(0.05)
+        make_bot(students, "cy", HASH_BOT, "c")
+        while stored(out) < 6 or "cy" not in index.read_text(encoding="utf-8"):
+            assert proc.poll() is None, f"the watch ended: {proc.communicate()}"
+            assert time.monotonic() < deadline, "the late entrant was not played"
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole group
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "stopped watching; run the same command to resume" in err and "Traceback" not in err
