@@ -11,21 +11,26 @@ Every admitted version plays from a **snapshot**, an immutable copy of its folde
 ``OUTPUT/versions/<entrant id>/v<version>``, made when it is admitted and checked against its
 content hash before it plays: a student editing a folder mid-run cannot change a match, and the
 previous version keeps playing while a new one is refused (``tournaments.watch``).
+
+An entrant whose last ``format.suspend_after`` matches all failed is **suspended**
+(:class:`Suspensions`) until a new version of it arrives.
 """
 from __future__ import annotations
 
 import dataclasses
 import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bots import BotSpec, folder_hash, load_bot
+from arena.record import MatchRecord
 from arena.errors import ArenaError, BotError
 from arena.sandbox.files import copy_tree
 from tournaments.config import GAUNTLET, ROUND_ROBIN, ConfigError, FormatConfig
-from tournaments.plan import Slot, join_slots
+from tournaments.backends import MatchJob
+from tournaments.plan import PlannedMatch, Slot, join_slots
 from tournaments.store import (CURRENT, SUSPENDED, WITHDRAWN, Entrant, Store, Submission,
                                Version, now)
 
@@ -202,3 +207,39 @@ def _reject(store: Store, item: Skipped, say: Callable[[str], None]) -> None:
         return
     store.add_submission(Submission(item.folder, item.name, "", now(), "rejected", item.reason,
                                     item.stderr_tail))
+
+
+class Suspensions:
+    """Suspends an entrant whose last ``after`` matches all failed (its own seat), until a new
+    version arrives (``tournaments.field``); the matches of a suspended entrant not yet handed
+    to the backend are not played."""
+
+    def __init__(self, store: Store, field: Field, after: int, say: Callable[[str], None]) -> None:
+        self.store, self.field, self.after, self.say = store, field, after, say
+        self.suspended: set[int] = set()
+        self.streak: dict[int, int] = {}
+        for m in store.current_matches():  # the failures in a row so far, in id order
+            for seat, e in enumerate(m.seats):
+                self.streak[e] = self.streak.get(e, 0) + 1 if m.statuses[seat] != "ok" else 0
+
+    def jobs(self, batch: list[PlannedMatch], by_id: dict[int, PlannedMatch],
+             make: Callable[[PlannedMatch], MatchJob]) -> Iterator[MatchJob]:
+        """The jobs of ``batch``, made as the backend asks for them: a match of an entrant
+        suspended meanwhile is left out (and out of ``by_id``, the matches awaited)."""
+        for match in batch:
+            if self.suspended & set(match.seats):
+                by_id.pop(match.id, None)
+            else:
+                yield make(match)
+
+    def count(self, match: PlannedMatch, record: MatchRecord) -> None:
+        for seat, e in enumerate(match.seats):
+            status = record.statuses[seat]
+            self.streak[e] = self.streak.get(e, 0) + 1 if status.status != "ok" else 0
+            if self.after and self.streak[e] >= self.after and e not in self.suspended:
+                self.suspended.add(e)
+                version = self.field.current[e]
+                reason = (f"its last {self.after} matches all failed (the last: "
+                          f"{status.status.replace('_', ' ')}); a new version brings it back")
+                self.store.set_state(e, version, SUSPENDED, reason)
+                self.say(f"{self.field.entrants[e].name} (version {version}) is suspended: {reason}")

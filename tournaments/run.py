@@ -36,13 +36,13 @@ from tournaments.backends import Backend, MatchJob, ProcessBackend, default_work
 from tournaments.config import SPRT, ConfigError, TournamentConfig
 from tournaments.lock import output_lock
 from tournaments.entrants import check_entrant_count, resolve_field
-from tournaments.field import Field, Skipped, admit
+from tournaments.field import Field, Skipped, Suspensions, admit
 from tournaments.plan import Done, PlannedMatch, from_schedule, needed
 from tournaments.progress import Progress
 from tournaments.ratings import estimate_draw_probability
 from tournaments.schedule import Schedule, ScheduledMatch, make_schedule
 from tournaments.sprt import Played, SequentialTest, SprtSummary, batch_size
-from tournaments.store import STORE_NAME, SUSPENDED, Entrant, MatchRow, Store, store_path
+from tournaments.store import STORE_NAME, Entrant, MatchRow, Store, store_path
 
 @dataclass
 class Prepared:
@@ -150,9 +150,13 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
     path = store_path(prepared.output)
     Store.check_intact(path)  # a damaged or foreign file: one line, and it is left untouched
     if Store.is_initialised(path):
-        with Store.open(path) as stored:  # read-only: a store refused is left untouched
-            first = check_same_tournament(stored, prepared)
-        store = Store.open(path, write=True)  # a store of an older format gains format 4's tables
+        store = Store.open(path, write=True)
+        try:
+            first = check_same_tournament(store, prepared)  # a store refused is left untouched
+        except BaseException:
+            store.close()
+            raise
+        store.upgrade()  # a store of an older format gains format 4's tables
         if not store.slots():  # ... and the slots of its schedule
             store.add_slots(from_schedule(first, prepared.config.format.players))
         return store, True
@@ -432,42 +436,6 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     summary = test.summary(names[0], names[1]) if test is not None else None
     return RunResult(outcome, played, done, total, failures, store.path, report, summary,
                      interrupted)
-
-
-class Suspensions:
-    """Suspends an entrant whose last ``after`` matches all failed (its own seat), until a new
-    version arrives (``tournaments.field``); the matches of a suspended entrant not yet handed
-    to the backend are not played."""
-
-    def __init__(self, store: Store, field: Field, after: int, say: Callable[[str], None]) -> None:
-        self.store, self.field, self.after, self.say = store, field, after, say
-        self.suspended: set[int] = set()
-        self.streak: dict[int, int] = {}
-        for m in store.current_matches():  # the failures in a row so far, in id order
-            for seat, e in enumerate(m.seats):
-                self.streak[e] = self.streak.get(e, 0) + 1 if m.statuses[seat] != "ok" else 0
-
-    def jobs(self, batch: list[PlannedMatch], by_id: dict[int, PlannedMatch],
-             make: Callable[[PlannedMatch], MatchJob]) -> Iterator[MatchJob]:
-        """The jobs of ``batch``, made as the backend asks for them: a match of an entrant
-        suspended meanwhile is left out (and out of ``by_id``, the matches awaited)."""
-        for match in batch:
-            if self.suspended & set(match.seats):
-                by_id.pop(match.id, None)
-            else:
-                yield make(match)
-
-    def count(self, match: PlannedMatch, record: MatchRecord) -> None:
-        for seat, e in enumerate(match.seats):
-            status = record.statuses[seat]
-            self.streak[e] = self.streak.get(e, 0) + 1 if status.status != "ok" else 0
-            if self.after and self.streak[e] >= self.after and e not in self.suspended:
-                self.suspended.add(e)
-                version = self.field.current[e]
-                reason = (f"its last {self.after} matches all failed (the last: "
-                          f"{status.status.replace('_', ' ')}); a new version brings it back")
-                self.store.set_state(e, version, SUSPENDED, reason)
-                self.say(f"{self.field.entrants[e].name} (version {version}) is suspended: {reason}")
 
 
 def job(prepared: Prepared, field: Field, match: PlannedMatch) -> MatchJob:

@@ -232,13 +232,14 @@ class Store:
                    "tournament again in another output folder" if older else ""))
         if write:
             store._pragmas()
-            if fmt != STORE_FORMAT:
-                store._upgrade()
         return store
 
-    def _upgrade(self) -> None:
-        """Give a store of format 2 or 3 the tables of 4: every entrant at version 1, every
-        match in its slot of the schedule (a table's rotations are consecutive ids)."""
+    def upgrade(self) -> None:
+        """Give a store of format 2 or 3, opened to write, the tables of 4 and mark it 4: every
+        entrant at version 1, every match in its slot of the schedule (a table's rotations are
+        consecutive ids). Nothing for a store of format 4."""
+        if self._meta("format") == STORE_FORMAT:
+            return
         players = self.config().format.players
         with self._transaction():
             columns = {row[1] for row in self._conn.execute("PRAGMA table_info(matches)")}
