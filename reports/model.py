@@ -351,7 +351,7 @@ class SiteModel:
 
     def pair_rows(self) -> list[PairRow]:
         """Every pair that met, the higher-ranked first (tournaments.stats)."""
-        counts = pair_counts(self.played, self.set_size)
+        counts = pair_counts(self.rated, self.set_size)  # among the current versions
         rows = []
         for i, a in enumerate(self.ranked):
             for b in self.ranked[i + 1:]:

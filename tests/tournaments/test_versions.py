@@ -264,3 +264,24 @@ def test_a_store_of_format_3_is_read_and_resumed(tmp_path: Path, bots: dict[str,
         assert [(v.entrant, v.version) for v in store.versions()] == [(0, 1), (1, 1), (2, 1), (2, 2)]
         assert all(2 not in m.seats or dict(zip(m.seats, m.versions))[2] == 2
                    for m in store.current_matches())
+
+
+def test_a_late_entrant_to_a_balanced_sample_sits_at_as_many_tables_as_an_average_entrant() -> None:
+    """Ten entrants at tables of 3, a sample of 10 tables per round (each entrant at 3), two
+    rounds: the eleventh sits at 3 tables a round, each with two entrants in play, never with
+    a withdrawn one."""
+    from tournaments.config import FormatConfig
+    from tournaments.plan import from_schedule, join_slots
+    from tournaments.schedule import make_schedule
+
+    fmt = FormatConfig(players=3, rounds=2, max_tables=10)
+    schedule = make_schedule(10, fmt, 7)
+    assert schedule.sampled and len(schedule.tables) == 10
+    slots = from_schedule(schedule, 3)
+    others = [e for e in range(10) if e != 4]                   # entrant 4 has left
+    added = join_slots(fmt, 10, others, (), slots, True, 7)
+    assert len(added) == 6 and [s.round for s in added] == [0, 0, 0, 1, 1, 1]
+    assert all(10 in s.entrants and 4 not in s.entrants and len(set(s.entrants)) == 3
+               for s in added)
+    assert [s.id for s in added] == list(range(len(slots), len(slots) + 6))
+    assert {frozenset(s.entrants) for s in added[:3]} == {frozenset(s.entrants) for s in added[3:]}
