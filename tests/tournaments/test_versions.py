@@ -221,6 +221,15 @@ def test_the_report_says_which_version_is_ranked_and_who_is_out(tmp_path: Path) 
     assert page.count("<td>old</td>") == 1 and page.count("<td>current</td>") == 1
     for folder in (students, out):
         assert str(folder) not in index and str(folder) not in page
+    from reports.model import SiteModel
+    from reports.source import load
+
+    data, store = load(out)
+    store.close()
+    rows = {(r.a.name, r.b.name): r for r in SiteModel(data).pair_rows()}
+    pair = rows.get(("ana", "bob")) or rows[("bob", "ana")]
+    assert pair.sets == 1                      # the set of ana's version 2; version 1's is history
+    assert not any("cy" in names for names in rows)   # a withdrawn bot's pairs are not counted
 
 
 def test_a_store_of_format_3_is_read_and_resumed(tmp_path: Path, bots: dict[str, Path]) -> None:
