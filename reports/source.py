@@ -51,9 +51,11 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
             )
             for r in rows
         ]
+        arrived = {e.path: latest[e.id].arrived_at for e in stored if e.id in latest}
         submissions = [SubmissionInfo(Path(s.folder).name, s.seen_at,
                                       _private(s.reason, stored, s.folder), s.stderr_tail)
-                       for s in store.submissions() if s.outcome == "rejected"]
+                       for s in store.submissions()  # not those a later version has replaced
+                       if s.outcome == "rejected" and arrived.get(s.folder, "") < s.seen_at]
         ratings = compute_ratings(store)
         standings = [
             Standing(entrant=s.entrant.id, mu=s.mu, sigma=s.sigma, matches=s.matches, wins=s.wins,

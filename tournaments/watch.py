@@ -65,6 +65,7 @@ class Watch:
     failed: dict[str, Skipped] = field(default_factory=dict)  # folder -> why its hash failed
     failed_hash: dict[str, str] = field(default_factory=dict)
     said: set[str] = field(default_factory=set)
+    settling: set[str] = field(default_factory=set)  # the folders still changing at the last look
     last: tuple[object, ...] | None = None  # what the last complete run was given
 
     def tell(self, line: str) -> None:
@@ -81,17 +82,23 @@ class Watch:
             self.tell(f"waiting: {exc}")
             return None
         now = time.time()
+        settling = set()
         output = Path(self.output) if self.output is not None else config.output_dir
         admitted = _admitted(output)
         leave_out: dict[str, Skipped | None] = {}
         for folder, _name, _reason in resolved.skipped:
             if changed_ago(folder, now) < self.settle:
+                if folder not in self.settling:
+                    self.say(f"waiting for {folder} to be still for {self.settle:g} s")
                 leave_out[folder] = None  # still being copied: its problem may go away
+                settling.add(folder)
         for bot in resolved.bots:
             folder = str(bot.path)
             if changed_ago(folder, now) < self.settle:
-                self.tell(f"waiting for {folder} to be still for {self.settle:g} s")
+                if folder not in self.settling:
+                    self.say(f"waiting for {folder} to be still for {self.settle:g} s")
                 leave_out[folder] = None
+                settling.add(folder)
                 continue
             try:
                 digest = bot.content_hash()
@@ -107,6 +114,7 @@ class Watch:
                     continue
                 self.failed[folder], self.failed_hash[folder] = problem, digest
             leave_out[folder] = self.failed[folder]
+        self.settling = settling
         given = (config.identity(), tuple(sorted((str(b.path), self.passed.get(str(b.path), ""))
                                                  for b in resolved.bots)),
                  tuple(sorted(leave_out)), tuple(s[0] for s in resolved.skipped))
@@ -181,9 +189,7 @@ def watch(config_path: Path, output: Path | None, play: Callable[[Prepared], Run
                 say(f"{result.done} of {result.total} matches among the current versions played")
             if looks is not None and count >= looks:
                 break
-            waiting = any(s.startswith("waiting for") for s in w.said)
-            time.sleep(min(interval, settle) if waiting else interval)
-            w.said = {s for s in w.said if not s.startswith("waiting for")}
+            time.sleep(min(interval, settle) if w.settling else interval)
     except KeyboardInterrupt:
         say("stopped watching; run the same command to resume")
     finally:

@@ -170,3 +170,29 @@ def test_ctrl_c_stops_a_watch_cleanly_and_the_report_is_up_to_date(tmp_path: Pat
             proc.communicate()
     assert proc.returncode == 0, err
     assert "stopped watching; run the same command to resume" in err and "Traceback" not in err
+
+
+def test_a_fixed_submission_is_admitted_and_its_failure_leaves_the_report(tmp_path: Path) -> None:
+    from reports.model import SiteModel
+    from reports.source import load
+
+    students = tmp_path / "students"
+    ana, bob = make_bot(students, "ana", HASH_BOT, "a"), make_bot(students, "bob", HASH_BOT, "b")
+    cy = make_bot(students, "cy", HASH_BOT, "c")
+    config = write_config(tmp_path / "class.toml", small_config(["students/*"]))
+    out = tmp_path / "out"
+    lines: list[str] = []
+    w = watcher(config, out, lines)
+    (bob / "main.py").write_text(CRASH_BOT)                       # bob's first try crashes
+    settle(ana, bob, cy)
+    w.look()
+    data, store = load(out)
+    store.close()
+    assert [x.name for x in data.submissions] == ["bob"] and entrant_names(out) == ["ana", "cy"]
+    (bob / "main.py").write_text(HASH_BOT)                        # fixed
+    settle(bob)
+    assert w.look().played == 4
+    data, store = load(out)
+    store.close()
+    assert data.submissions == [] and entrant_names(out) == ["ana", "cy", "bob"]
+    assert SiteModel(data).index(None).submissions == []
