@@ -307,12 +307,15 @@ def _print_ratings(output: Path, verdict: bool = True) -> None:
         ratings = compute_ratings(store)
         note = store.schedule_note
         summary = store_summary(store, config) if verdict and config.format.type == SPRT else None
+        field = _field_lines(store)
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
                f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma)")
     if note:
         click.echo(f"note: {note}")
     click.echo(format_leaderboard(ratings))
+    for line in field:
+        click.echo(line)
     if ratings.head_to_head is not None:
         click.echo("")
         click.echo("head-to-head: wins-draws-losses of the row against the column")
@@ -320,6 +323,20 @@ def _print_ratings(output: Path, verdict: bool = True) -> None:
     if summary is not None:
         click.echo("")
         click.echo(summary.line())
+
+
+def _field_lines(store: Store) -> list[str]:
+    """Which versions are ranked (once a bot has more than one), and who is out of the
+    standings and why."""
+    versions = store.versions()
+    latest = {v.entrant: v for v in versions}
+    names = {e.id: visible_line(e.name) for e in store.entrants()}
+    ranked = [f"{names[e]} v{v.version}" for e, v in latest.items()
+              if v.version > 1 and v.state == "current"]
+    lines = [f"versions ranked: {', '.join(ranked)}"] if ranked else []
+    lines += [f"out of the standings: {names[e]} ({v.state}: {visible_line(v.reason)})"
+              for e, v in latest.items() if v.state != "current"]
+    return lines
 
 
 def _result_line(record: Any) -> str:

@@ -120,6 +120,16 @@ def test_a_late_entry_joins_and_a_bot_that_left_is_withdrawn(tmp_path: Path) -> 
         ratings = compute_ratings(store)
     assert sorted(s.entrant.name for s in ratings.standings) == ["ana", "cy", "dee"]
     assert all(s.matches == 4 for s in ratings.standings)          # bob's matches are not rated
+    change(students / "ana")
+    assert run(config, out).played == 4
+    from click.testing import CliRunner
+
+    from arena.cli import cli
+
+    printed = CliRunner().invoke(cli, ["ratings", str(out)]).output
+    assert "versions ranked: ana v2" in printed
+    assert "out of the standings: bob (withdrawn: its folder is no longer among the entrants)" \
+        in printed
 
 
 def test_a_bad_submission_in_a_glob_is_skipped_with_a_warning_and_a_row(tmp_path: Path) -> None:
