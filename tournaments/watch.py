@@ -117,7 +117,8 @@ class Watch:
         self.settling = settling
         given = (config.identity(), tuple(sorted((str(b.path), self.passed.get(str(b.path), ""))
                                                  for b in resolved.bots)),
-                 tuple(sorted(leave_out)), tuple(s[0] for s in resolved.skipped))
+                 tuple(sorted(leave_out)), tuple(sorted(self.failed_hash.items())),
+                 tuple(s[0] for s in resolved.skipped))
         if given == self.last:
             return None
         try:

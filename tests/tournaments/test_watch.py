@@ -97,6 +97,11 @@ def test_a_version_that_fails_its_check_or_build_is_not_admitted(tmp_path: Path)
     assert "giving up" in rejected["bob"].stderr_tail
     assert "no compiler here" in rejected["cy"].stderr_tail
     assert w.look() is None                                       # not checked again
+    (bob / "main.py").write_text("import sys\nsys.exit(5)\n")     # another broken version
+    settle(bob)
+    w.look()
+    with Store.open(out) as store:
+        assert [os.path.basename(s.folder) for s in store.submissions()].count("bob") == 2
     from reports import render_site
 
     render_site(out, tmp_path / "site")
