@@ -222,12 +222,16 @@ class Suspensions:
             for seat, e in enumerate(m.seats):
                 self.streak[e] = self.streak.get(e, 0) + 1 if m.statuses[seat] != "ok" else 0
 
+    def keep(self, match: PlannedMatch) -> bool:
+        """Whether ``match`` is still to be played (none of its entrants is suspended)."""
+        return not self.suspended & set(match.seats)
+
     def jobs(self, batch: list[PlannedMatch], by_id: dict[int, PlannedMatch],
              make: Callable[[PlannedMatch], MatchJob]) -> Iterator[MatchJob]:
         """The jobs of ``batch``, made as the backend asks for them: a match of an entrant
         suspended meanwhile is left out (and out of ``by_id``, the matches awaited)."""
         for match in batch:
-            if self.suspended & set(match.seats):
+            if not self.keep(match):
                 by_id.pop(match.id, None)
             else:
                 yield make(match)

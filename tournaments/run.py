@@ -388,7 +388,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
             bar.draw(force=True)
             stopped = False
             size = batch_size(getattr(backend, "workers", 1))
-            for batch in _batches(todo, test, stored, size, position):
+            for batch in _batches(todo, test, stored, size, position, suspend.keep):
                 by_id = {m.id: m for m in batch}
                 results = backend.run(suspend.jobs(batch, by_id, lambda m: job(prepared, field, m)))
                 try:
@@ -454,14 +454,16 @@ def _positions(field: Field) -> Callable[[PlannedMatch | MatchRow], int]:
 
 
 def _batches(todo: list[PlannedMatch], test: SequentialTest | None, stored: dict[int, Played],
-             size: int, position: Callable[[PlannedMatch], int]) -> Iterator[list[PlannedMatch]]:
+             size: int, position: Callable[[PlannedMatch], int],
+             keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
     """What to play: every match left at once; for an SPRT, the next ``size`` matches left in
-    schedule order, for as long as the test has no verdict (it looks after every batch)."""
+    schedule order (but those ``keep`` refuses: a suspended entrant's), for as long as the test
+    has no verdict (it looks after every batch)."""
     if test is None:
         yield todo
         return
     while test.advance(stored) is None:
-        left = [m for m in todo if position(m) not in stored]
+        left = [m for m in todo if position(m) not in stored and keep(m)]
         if not left:
             return
         yield left[:size]

@@ -11,6 +11,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tournaments.backends import SerialBackend
 from tournaments.config import load_config
 from tournaments.ratings import compute_ratings
@@ -304,3 +306,14 @@ def test_a_late_entrant_to_a_balanced_sample_sits_at_as_many_tables_as_an_averag
                for s in added)
     assert [s.id for s in added] == list(range(len(slots), len(slots) + 6))
     assert {frozenset(s.entrants) for s in added[:3]} == {frozenset(s.entrants) for s in added[3:]}
+
+
+@pytest.mark.timeout(120)
+def test_an_sprt_whose_candidate_is_suspended_stops_waiting_for_it(tmp_path: Path,
+                                                                   bots: dict[str, Path]) -> None:
+    """The crashing candidate is suspended after its first pair: the run ends without a verdict
+    instead of asking for the same suspended pairs again and again."""
+    data = small_config([bots["crash"], bots["alpha"]])
+    data["format"] = {"type": "sprt", "players": 2, "suspend_after": 2, "max_matches": 40}
+    result = run(write_config(tmp_path / "t.toml", data), tmp_path / "out")
+    assert result.played == 2 and result.sprt is not None and result.sprt.verdict is None
