@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bots import BotSpec, folder_hash, load_bot
-from arena.record import MatchRecord
 from arena.errors import ArenaError, BotError
+from arena.record import MatchRecord
 from arena.sandbox.files import copy_tree
-from tournaments.config import GAUNTLET, ROUND_ROBIN, ConfigError, FormatConfig
 from tournaments.backends import MatchJob
+from tournaments.config import GAUNTLET, ROUND_ROBIN, ConfigError, FormatConfig
 from tournaments.plan import PlannedMatch, Slot, join_slots
 from tournaments.store import (CURRENT, SUSPENDED, WITHDRAWN, Entrant, Store, Submission,
                                Version, now)
