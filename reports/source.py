@@ -25,10 +25,12 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
         cfg = store.config_dict()
         stored = store.entrants()
         current = store.current()
-        per_version = version_ratings(store)
+        all_versions = store.versions()
+        several = len(all_versions) > len(stored)  # some bot has more than one version
+        per_version = version_ratings(store) if several else {}  # (a bot's page shows them then)
         versions: dict[int, list[VersionInfo]] = {}
         latest: dict[int, Any] = {}
-        for v in store.versions():
+        for v in all_versions:
             s = per_version.get((v.entrant, v.version))
             versions.setdefault(v.entrant, []).append(VersionInfo(
                 v.version, v.arrived_at, v.state, *((s.mu, s.sigma, s.matches, s.wins, s.draws,
