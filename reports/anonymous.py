@@ -13,6 +13,9 @@ ever holds a real name. What changes:
   path and folder name and its description are replaced by its alias, as whole words and
   whatever their case;
 - stderr tails are left out: a bot writes anything there (paths, names, tracebacks);
+- a submission not admitted is listed under its entrant's alias, or as "a new submission" when
+  its folder is no entrant yet, with its reason scrubbed and without its stderr;
+- withdrawn and suspended entrants keep their state, with the reason scrubbed;
 - the match records are rewritten the same way (seats by alias, no folder, no content hash).
 
 :func:`write_aliases` writes the mapping for the organiser beside the store, never in the site.
@@ -29,10 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.record import MatchRecord, pack_dict
-from reports.data import EntrantInfo, TournamentData
+from reports.data import EntrantInfo, SubmissionInfo, TournamentData
 from tournaments.aliases import SPACE, draw_aliases
 
 ALIASES_FILE = "aliases.csv"  # beside the store: alias -> entrant, for the organiser only
+NEW_SUBMISSION = "a new submission"  # a refused folder that is no entrant yet has no alias
 MIN_PART = 3  # shorter parts of a name are not replaced on their own ("a", "v2")
 
 
@@ -87,9 +91,11 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
     def public(entrant: int) -> int:
         return number.get(entrant, SPACE + entrant)
 
-    entrants = sorted((EntrantInfo(number[e.id], name[e.name], "",
-                                   "" if e.id in aliases else e.description)
-                       for e in data.entrants), key=lambda e: e.id)
+    entrants = sorted((dataclasses.replace(
+        e, id=number[e.id], name=name[e.name], path="",
+        description="" if e.id in aliases else e.description, reason=scrub(e.reason))
+        for e in data.entrants), key=lambda e: e.id)
+    submissions = [anonymous_submission(x, scrub) for x in data.submissions]
     matches = [dataclasses.replace(
         m, seats=tuple(public(s) for s in m.seats), reasons=tuple(scrub(r) for r in m.reasons),
         stderr_tails=tuple("" for _ in m.stderr_tails)) for m in data.matches]
@@ -116,11 +122,21 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
         data, entrants=entrants, matches=matches,
         standings=[dataclasses.replace(s, entrant=public(s.entrant)) for s in data.standings],
         history={public(e): points for e, points in data.history.items()},
-        record=record, record_blobs=record_blobs, sprt=sprt,
+        record=record, record_blobs=record_blobs, sprt=sprt, submissions=submissions,
         references=frozenset(public(e) for e in data.references))
     rows = sorted((AliasRow(aliases[e.id].name, e) for e in data.entrants if e.id in aliases),
                   key=lambda r: r.entrant.id)
     return published, rows
+
+
+def anonymous_submission(submission: SubmissionInfo, scrub: Scrubber) -> SubmissionInfo:
+    """A submission not admitted, as an anonymous report lists it: under its entrant's alias (a
+    folder no entrant holds yet is "a new submission"), its reason without the folder's name,
+    and no stderr."""
+    alias = scrub(submission.name)
+    shown = alias if alias != submission.name else NEW_SUBMISSION
+    reason = Scrubber({submission.name: shown})(scrub(submission.reason))
+    return dataclasses.replace(submission, name=shown, reason=reason, stderr_tail="")
 
 
 def scrub_record(record: dict[str, Any], names: dict[str, str],

@@ -12,6 +12,26 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class VersionInfo:
+    """One admitted version of an entrant, rated as a player of its own over every match it
+    played."""
+
+    number: int
+    arrived_at: str
+    state: str        # current, old, withdrawn, suspended
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    matches: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def exposed(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
 class EntrantInfo:
     """A bot entered in the tournament. ``id`` is stable; names are untrusted text."""
 
@@ -19,6 +39,21 @@ class EntrantInfo:
     name: str
     path: str = ""  # the organiser's folder: never published (it can hold a student's name)
     description: str = ""  # bot.toml's description
+    version: int = 1  # the latest version (the one ranked, when it plays)
+    state: str = "current"  # of the latest version: current, withdrawn or suspended
+    reason: str = ""  # why withdrawn or suspended
+    versions: tuple[VersionInfo, ...] = ()
+
+
+@dataclass(frozen=True)
+class SubmissionInfo:
+    """A submission seen and not admitted: the folder's name (never its path), why, and the
+    last lines the bot wrote to stderr."""
+
+    name: str
+    seen_at: str
+    reason: str
+    stderr_tail: str = ""
 
 
 @dataclass(frozen=True)
@@ -37,6 +72,8 @@ class MatchInfo:
     stderr_tails: tuple[str, ...] = ()
     time_ms: tuple[float, ...] = ()
     duration_ms: float = 0.0
+    versions: tuple[int, ...] = ()  # the version of each seat's entrant
+    current: bool = True  # played by the current versions (rated), or by an older field
 
     @property
     def played(self) -> bool:
@@ -99,6 +136,7 @@ class TournamentData:
     sprt: Any = None  # a tournaments.sprt.SprtSummary: where the test of format "sprt" stands
     references: frozenset[int] = frozenset()  # entrants marked reference = true: the grade bars
     anonymous: bool = False  # names and folders replaced by aliases (reports.anonymous)
+    submissions: list[SubmissionInfo] = field(default_factory=list)  # not admitted, and why
 
     @property
     def num_players(self) -> int:

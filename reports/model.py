@@ -19,7 +19,7 @@ from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
     LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, SprtBox,
     IndexView, OpponentRow, FailureGroup, FailureExample, FailureDetail, BotView, BotMatchesView,
-    MatchListView,
+    MatchListView, FieldRow, SubmissionRow, VersionRow,
 )
 
 MATCHES_PER_PAGE = 500  # rows per match-list page: ~150 kB of HTML
@@ -94,6 +94,7 @@ class SiteModel:
         self.ranked = sorted(known, key=lambda i: self.order[i])
         self.standing = {s.entrant: s for s in data.standings}
         self.played = [m for m in data.matches if m.played]
+        self.rated = [m for m in self.played if m.current]  # among the current versions
         self.two_player = data.num_players == 2
         self._pairs = self._pair_stats()
 
@@ -156,8 +157,9 @@ class SiteModel:
             Fact("Game", f"{self.game_title()} ({d.game})"),
             Fact("Players per match", str(d.num_players)),
             Fact("Entrants", thousands(len(d.entrants))),
-            Fact("Matches", f"{thousands(len(self.played))} played of "
-                            f"{thousands(d.planned if d.planned is not None else len(d.matches))}"),
+            Fact("Matches", f"{thousands(len(self.rated))} played of "
+                            f"{thousands(d.planned if d.planned is not None else len(d.matches))}"
+                            + self._earlier_text()),
             Fact("Failed matches", thousands(len(failed))),
             Fact("Seed", "secret" if d.seed is None else str(d.seed)),
             Fact("Duration", duration_text(d.duration_s)),
@@ -174,12 +176,21 @@ class SiteModel:
             match_pages=[PageLink(self.page_label(i, len(self.data.matches)), self.list_href(i))
                          for i in range(1, pages + 1)],
             failed_matches=[self.match_row(m) for m in failed[:20]], failed_total=len(failed),
-            live=(f"The tournament is running: {thousands(len(self.played))} of "
+            live=(f"The tournament is running: {thousands(len(self.rated))} of "
                   f"{thousands(d.planned if d.planned is not None else len(d.matches))} matches "
                   "played. This page reloads itself every 30 s; the match lists, bot pages and "
                   "replays are written when it ends.") if live else None,
             sprt=self.sprt_box(),
+            out_of_play=[FieldRow(self.bot(e.id), e.state, e.reason) for e in d.entrants
+                         if e.state != "current"],
+            submissions=[SubmissionRow(x.name, x.seen_at[:19].replace("T", " "), x.reason,
+                                       x.stderr_tail) for x in d.submissions],
         )
+
+    def _earlier_text(self) -> str:
+        earlier = len(self.played) - len(self.rated)
+        return (f" (and {thousands(earlier)} by earlier versions or bots now out, kept but not "
+                "rated)") if earlier else ""
 
     def sprt_box(self) -> SprtBox | None:
         """The sequential test's verdict (format "sprt"), as the run's last line says it."""
@@ -256,7 +267,9 @@ class SiteModel:
     def leaderboard(self) -> list[LeaderRow]:
         rows = []
         for i, s in enumerate(self.data.standings, start=1):
+            e = self.entrants.get(s.entrant)
             rows.append(LeaderRow(
+                version=f"v{e.version}" if e is not None and len(e.versions) > 1 else "",
                 rank=i, bot=self.bot(s.entrant), exposed=fmt(s.exposed), mu=fmt(s.mu), sigma=fmt(s.sigma),
                 bar=self._bar(s),
                 matches=s.matches, wins=s.wins, draws=s.draws,
@@ -271,7 +284,7 @@ class SiteModel:
         """Per ordered pair (a, b) of entrants who met: a's results in their matches together."""
         pairs: dict[tuple[int, int], dict[str, float]] = defaultdict(
             lambda: {"n": 0, "w": 0, "d": 0, "l": 0, "place": 0.0, "score": 0.0, "opp_score": 0.0})
-        for m in self.played:
+        for m in self.rated:
             for sa, a in enumerate(m.seats):
                 for sb, b in enumerate(m.seats):
                     if sa == sb or a == b:
@@ -351,7 +364,7 @@ class SiteModel:
 
     def pair_rows(self) -> list[PairRow]:
         """Every pair that met, the higher-ranked first (tournaments.stats)."""
-        counts = pair_counts(self.played, self.set_size)
+        counts = pair_counts(self.rated, self.set_size)  # among the current versions
         rows = []
         for i, a in enumerate(self.ranked):
             for b in self.ranked[i + 1:]:
@@ -457,7 +470,18 @@ class SiteModel:
             failures_total=total,
             matches=[self.match_row(m) for m in matches[:MATCHES_PER_PAGE]],
             pager=self.pager(1, len(matches), lambda i: self.bot_list_href(entrant, i)),
+            versions=self.version_rows(entrant),
+            state=(f"{info.state}: {info.reason}" if (info := self.entrants.get(entrant)) is not None
+                   and info.state != "current" else ""),
         )
+
+    def version_rows(self, entrant: int) -> list[VersionRow]:
+        """Every version of a bot that has had more than one, each rated on its own matches."""
+        e = self.entrants.get(entrant)
+        if e is None or len(e.versions) < 2:
+            return []
+        return [VersionRow(v.number, v.arrived_at[:19].replace("T", " "), v.state, fmt(v.exposed),
+                           v.matches, v.wins, v.draws, v.losses) for v in e.versions]
 
     def bot_matches_page(self, entrant: int, matches: list[MatchInfo], page: int) -> BotMatchesView:
         ms = matches[(page - 1) * MATCHES_PER_PAGE: page * MATCHES_PER_PAGE]

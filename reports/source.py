@@ -10,30 +10,55 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
+from reports.data import (EntrantInfo, MatchInfo, RatingPoint, Standing, SubmissionInfo,
+                          TournamentData, VersionInfo)
 
 
 def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, Any]:
     """The tournament stored in ``output_dir``, and the open store (close it when done). The
     tournament seed is a secret: it is read only when ``reveal_seed``."""
-    from tournaments.ratings import MU, SIGMA, compute_ratings
+    from tournaments.ratings import MU, SIGMA, compute_ratings, version_ratings
     from tournaments.store import Store
 
     store = Store.open(output_dir)
     try:
         cfg = store.config_dict()
         report = store.report_settings()
-        entrants = [EntrantInfo(e.id, e.name, e.path, e.description) for e in store.entrants()]
+        stored = store.entrants()
+        current = store.current()
+        all_versions = store.versions()
+        several = len(all_versions) > len(stored)  # some bot has more than one version
+        per_version = version_ratings(store) if several else {}  # (a bot's page shows them then)
+        versions: dict[int, list[VersionInfo]] = {}
+        latest: dict[int, Any] = {}
+        for v in all_versions:
+            s = per_version.get((v.entrant, v.version))
+            versions.setdefault(v.entrant, []).append(VersionInfo(
+                v.version, v.arrived_at, v.state, *((s.mu, s.sigma, s.matches, s.wins, s.draws,
+                                                     s.losses) if s else ())))
+            latest[v.entrant] = v
+        entrants = [EntrantInfo(e.id, e.name, e.path, e.description,
+                                latest[e.id].version if e.id in latest else 1,
+                                latest[e.id].state if e.id in latest else "current",
+                                _private(latest[e.id].reason, stored) if e.id in latest else "",
+                                tuple(versions.get(e.id, ())))
+                    for e in stored]
         rows = store.matches()
         matches = [
             MatchInfo(
                 id=r.id, number=r.id, seats=tuple(r.seats), seed=r.seed, status="done",
                 scores=tuple(r.scores), ranks=tuple(r.ranks), statuses=tuple(r.statuses),
                 reasons=tuple(r.reasons), stderr_tails=tuple(r.stderr_tails),
-                time_ms=tuple(r.think_ms), duration_ms=r.duration_ms,
+                time_ms=tuple(r.think_ms), duration_ms=r.duration_ms, versions=r.versions,
+                current=all(current.get(e) == v for e, v in zip(r.seats, r.versions)),
             )
             for r in rows
         ]
+        arrived = {e.path: latest[e.id].arrived_at for e in stored if e.id in latest}
+        submissions = [SubmissionInfo(Path(s.folder).name, s.seen_at,
+                                      _private(s.reason, stored, s.folder), s.stderr_tail)
+                       for s in store.submissions()  # not those a later version has replaced
+                       if s.outcome == "rejected" and arrived.get(s.folder, "") < s.seen_at]
         ratings = compute_ratings(store)
         standings = [
             Standing(entrant=s.entrant.id, mu=s.mu, sigma=s.sigma, matches=s.matches, wins=s.wins,
@@ -85,11 +110,21 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
             sprt=sprt,
             references=frozenset(report.get("references", ())),
             anonymous=bool(report.get("anonymous", False)),
+            submissions=submissions,
         )
     except BaseException:
         store.close()
         raise
     return data, store
+
+
+def _private(text: str, entrants: Any, *folders: str) -> str:
+    """``text`` with every entrant's folder (and ``folders``) cut down to its last name: an
+    organiser's paths are never published."""
+    for folder in sorted({*(e.path for e in entrants), *folders}, key=len, reverse=True):
+        if folder:
+            text = text.replace(folder, Path(folder).name)
+    return text
 
 
 def _full_options(cfg: dict[str, Any]) -> dict[str, Any]:

@@ -86,6 +86,40 @@ class LeaderRow:
     avg_score: str
     failures: int
     reference: str | None = None  # a reference entrant's line: "Above greedy: 2 of 5 entrants …"
+    version: str = ""  # "v2": the version ranked, once an entrant has more than one
+
+
+@dataclass(frozen=True)
+class FieldRow:
+    """An entrant out of the standings: withdrawn or suspended, and why."""
+
+    bot: BotRef
+    state: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class SubmissionRow:
+    """A submission not admitted: the folder's name, when, why, the bot's stderr tail."""
+
+    name: str
+    seen_at: str
+    reason: str
+    stderr_tail: str
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """One version of a bot: when it arrived, its state, its rating and record."""
+
+    number: int
+    arrived: str
+    state: str
+    exposed: str
+    matches: int
+    wins: int
+    draws: int
+    losses: int
 
 
 @dataclass(frozen=True)
@@ -175,6 +209,8 @@ class IndexView:
     failed_total: int
     live: str | None = None  # the note of a report refreshed while the tournament runs
     sprt: SprtBox | None = None  # format "sprt": the test's verdict
+    out_of_play: list[FieldRow] = field(default_factory=list)  # withdrawn and suspended bots
+    submissions: list[SubmissionRow] = field(default_factory=list)  # not admitted, and why
 
 
 # ----- per bot -----------------------------------------------------------------------------------
@@ -233,6 +269,8 @@ class BotView:
     failures_total: int
     matches: list[MatchRow]
     pager: Pager
+    versions: list[VersionRow] = field(default_factory=list)  # once there is more than one
+    state: str = ""  # "withdrawn: ..." or "suspended: ...": why it is out of the standings
 
 
 @dataclass

@@ -14,8 +14,8 @@ from benchmarks.match_fixed_cost import capped_values
 from benchmarks.sandbox_startup import hello
 
 ROOT = Path(__file__).resolve().parent.parent
-MATCH_BENCHMARKS = ("cluster_throughput", "match_fixed_cost", "match_phases", "referee_overhead",
-                    "render_report", "sandbox_startup", "tournament_throughput")
+MATCH_BENCHMARKS = ("cluster_throughput", "match_fixed_cost", "match_phases", "new_version",
+                    "referee_overhead", "render_report", "sandbox_startup", "tournament_throughput")
 
 
 @pytest.mark.parametrize("name", MATCH_BENCHMARKS)
@@ -47,3 +47,15 @@ def test_the_startup_benchmarks_hello_names_the_game_with_its_resolved_options(n
     game = get_game(name)
     assert message["game"] == name and message["num_players"] == 2
     assert options_from_dict(game, message["options"]) == game.make_options(2)
+
+
+@pytest.mark.timeout(300)
+def test_one_new_version_plays_its_share_and_no_more():
+    """benchmarks/new_version.py, small: four entrants (six pairs), one of them changed; it plays
+    its three pairs in both seats, 2/4 of the schedule, and says so."""
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "new_version.py"),
+                          "--entrants", "4", "--workers", "1"],
+                         capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "matches played for the new version: 6 (needed 6)" in run.stdout
+    assert "2/4 of the schedule: 6 -> equal" in run.stdout

@@ -29,9 +29,10 @@ from tournaments.aliases import draw_aliases
 from tournaments.config import ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.replay import replay_match
-from tournaments.run import RunResult, ResultsListener, prepare, run_tournament
+from tournaments.run import Prepared, RunResult, ResultsListener, prepare, run_tournament
 from tournaments.sprt import store_summary
-from tournaments.store import Store, store_path
+from tournaments.store import Entrant, Store, Version, store_path
+from tournaments.watch import DEFAULT_INTERVAL, DEFAULT_SETTLE, watch
 
 DEMO_OUTPUT = "arena-demo"
 DEMO_ROUNDS = 4
@@ -54,9 +55,22 @@ def tournament() -> None:
               help="Play the matches on the Dask cluster whose scheduler is at ADDRESS "
                    "(tcp://HOST:8786) instead of local workers (default: the config's 'cluster'). "
                    "Needs arena[cluster]; see docs/cluster.md.")
+@click.option("--watch", "watching", is_flag=True,
+              help="Keep running: look at the entrants' folders every --watch-interval seconds, "
+                   "check and admit each new or changed bot, play its matches, update the "
+                   "report (docs/classroom.md). Ctrl-C stops; running again resumes.")
+@click.option("--watch-interval", type=click.FloatRange(min=0.1), default=DEFAULT_INTERVAL,
+              show_default=True, help="With --watch: seconds between two looks at the folders.")
+@click.option("--settle", type=click.FloatRange(min=0), default=DEFAULT_SETTLE, show_default=True,
+              help="With --watch: take a folder only once nothing in it has changed for this "
+                   "many seconds (a submission still being copied is not a version).")
 def run_command(config: Path, workers: int | None, output: Path | None, quiet: bool,
-                cluster: str | None) -> None:
-    """Play every match of CONFIG; run it again to resume after a stop or a crash."""
+                cluster: str | None, watching: bool, watch_interval: float, settle: float) -> None:
+    """Play every match of CONFIG; run it again to resume after a stop or a crash, or to play
+    what new versions and late entrants need."""
+    if watching:
+        _watch(config, workers, output, quiet, cluster, watch_interval, settle)
+        return
     _run(load_config(config), workers, output, quiet, cluster=cluster)
 
 
@@ -208,8 +222,12 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     prepared = prepare(config, output)
     click.echo(config.describe())
     most = "at most " if config.format.type == SPRT else ""
-    click.echo(f"{len(prepared.entrants)} entrants, {most}{len(prepared.schedule)} matches; "
-               f"results in {prepared.output}")
+    if Store.is_initialised(store_path(prepared.output)):  # a resume: the field may have moved
+        click.echo(f"{len(prepared.entrants)} bots in the entrants' folders; results in "
+                   f"{prepared.output}")
+    else:
+        click.echo(f"{len(prepared.entrants)} entrants, {most}{len(prepared.schedule)} matches; "
+                   f"results in {prepared.output}")
     address = cluster if cluster is not None else config.cluster
     if address is not None:
         click.echo(f"playing on the Dask cluster at {address}")
@@ -218,7 +236,7 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
                                 on_results=results_listener(prepared.output))
     except KeyboardInterrupt:
         done = _stored_count(prepared.output)
-        click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "
+        click.echo(f"stopped at once: {done} matches stored; "
                    "run the same command to resume", err=True)
         sys.exit(130)
     if result.outcome != "complete":
@@ -236,6 +254,37 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     if result.sprt is not None:  # an SPRT ends with its verdict
         click.echo(result.sprt.line())
     return result
+
+
+def _watch(config_path: Path, workers: int | None, output: Path | None, quiet: bool,
+           cluster: str | None, interval: float, settle: float) -> None:
+    """``run --watch``: ordinary runs, one per look that finds something to play, on one backend
+    (a Dask cluster's connection is kept), each with a live report of its own."""
+    config = load_config(config_path)
+    if output is not None:
+        check_output_folder(output, "--output")
+    else:
+        check_output_folder(config.output_dir, "the config's 'output'")
+    address = cluster if cluster is not None else config.cluster
+
+    def say(line: str) -> None:
+        click.echo(line, err=True)
+
+    def looking(backend: Any) -> None:
+        def play(prepared: Prepared) -> RunResult:
+            return run_tournament(prepared, workers=workers, backend=backend,
+                                  progress=not quiet, on_results=results_listener(prepared.output))
+        watch(config_path, output, play, say, interval=interval, settle=settle)
+
+    if address is None:
+        looking(None)
+        return
+    from tournaments.cluster import DaskBackend, check_address
+    check_address(address)
+    say(f"playing on the Dask cluster at {address}")
+    with DaskBackend(address, max_in_flight=workers,
+                     cores_per_match=config.cores_per_match) as backend:
+        looking(backend)
 
 
 def results_listener(output: Path) -> ResultsListener | None:
@@ -264,27 +313,33 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
         note = store.schedule_note
         summary = store_summary(store, config) if verdict and config.format.type == SPRT else None
         settings = store.report_settings()
+        entrants = store.entrants()
+        versions = store.versions()
+    rename: dict[str, str] = {}
     if anonymous:
         if not settings.get("alias_key"):
             raise ArenaError(f"{output}: this store has no aliases yet (a store from an older "
                              "arena): run the tournament once more to give it some")
-        aliases = draw_aliases(settings["alias_key"], (s.entrant.id for s in ratings.standings),
+        aliases = draw_aliases(settings["alias_key"], (e.id for e in entrants),
                                settings.get("references", ()))
-        names = {s.entrant.name: aliases[s.entrant.id].name for s in ratings.standings
-                 if s.entrant.id in aliases}
+        rename = {e.name: aliases[e.id].name for e in entrants if e.id in aliases}
         ratings = dataclasses.replace(ratings, standings=[
             dataclasses.replace(s, entrant=dataclasses.replace(
-                s.entrant, name=names.get(s.entrant.name, s.entrant.name), path=""))
+                s.entrant, name=rename.get(s.entrant.name, s.entrant.name), path=""))
             for s in ratings.standings])
         if summary is not None:
-            summary = dataclasses.replace(summary, candidate=names.get(summary.candidate, summary.candidate),
-                                          baseline=names.get(summary.baseline, summary.baseline))
+            summary = dataclasses.replace(summary,
+                                          candidate=rename.get(summary.candidate, summary.candidate),
+                                          baseline=rename.get(summary.baseline, summary.baseline))
+    field = _field_lines(entrants, versions, rename)
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
                f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma)")
     if note:
         click.echo(f"note: {note}")
     click.echo(format_leaderboard(ratings))
+    for line in field:
+        click.echo(line)
     if ratings.head_to_head is not None:
         click.echo("")
         click.echo("head-to-head: wins-draws-losses of the row against the column")
@@ -292,6 +347,22 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
     if summary is not None:
         click.echo("")
         click.echo(summary.line())
+
+
+def _field_lines(entrants: list[Entrant], versions: list[Version],
+                 rename: dict[str, str]) -> list[str]:
+    """Which versions are ranked (once a bot has more than one), and who is out of the
+    standings and why; under the names in ``rename`` (an anonymous listing, which leaves out the
+    reasons: they may name a folder)."""
+    latest = {v.entrant: v for v in versions}
+    names = {e.id: visible_line(rename.get(e.name, e.name)) for e in entrants}
+    ranked = [f"{names[e]} v{v.version}" for e, v in latest.items()
+              if v.version > 1 and v.state == "current"]
+    lines = [f"versions ranked: {', '.join(ranked)}"] if ranked else []
+    lines += [f"out of the standings: {names[e]} ({v.state}"
+              + (")" if rename else f": {visible_line(v.reason)})")
+              for e, v in latest.items() if v.state != "current"]
+    return lines
 
 
 def _result_line(record: Any) -> str:

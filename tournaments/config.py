@@ -26,6 +26,7 @@ GAUNTLET = "gauntlet"
 SPRT = "sprt"
 FORMATS = (ROUND_ROBIN, GAUNTLET, SPRT)
 DEFAULT_MAX_TABLES = 500
+DEFAULT_SUSPEND_AFTER = 5
 # the sequential test's defaults (docs/tournaments.md): a bot's improvement is worth tens of Elo
 SPRT_DEFAULTS = {"elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "max_matches": 2000}
 SPRT_KEYS = tuple(SPRT_DEFAULTS)
@@ -91,6 +92,9 @@ FORMAT_KEYS = _keys(
                                     "(default 0.05)."),
     Key("max_matches", (int,), None, "SPRT only: stop without a verdict after this many matches "
                                      "(default 2000; an even number: matches come in pairs)."),
+    Key("suspend_after", (int,), DEFAULT_SUSPEND_AFTER,
+        "Suspend an entrant whose last this many matches all failed (its seat), until a new "
+        "version arrives; 0 = never."),
 )
 TIME_CONTROL_KEYS = _keys(
     Key("move_ms", (int,), TimeControl().move_ms, "Free thinking time per decision (ms)."),
@@ -158,6 +162,7 @@ class FormatConfig:
     alpha: float | None = None
     beta: float | None = None
     max_matches: int | None = None
+    suspend_after: int = DEFAULT_SUSPEND_AFTER  # how the field is kept, not which matches
 
 
 @dataclass(frozen=True)
@@ -198,13 +203,14 @@ class TournamentConfig:
 
     def identity(self) -> dict[str, Any]:
         """What makes two configs the same tournament: all but how and where it runs
-        (workers, cores_per_match, output, cluster, base_dir) and what the report publishes
-        (``[report]``, the entrants' ``reference``)."""
+        (workers, cores_per_match, output, cluster, base_dir), who is in it (the entrants, a
+        gauntlet's candidates: the field may move) and what the report publishes (``[report]``,
+        the entrants' ``reference``)."""
         data = self.to_dict()
-        for key in (*IDENTITY_EXCLUDES, "base_dir"):
+        for key in (*IDENTITY_EXCLUDES, "base_dir", "entrants"):
             data.pop(key)
-        for entrant in data["entrants"]:
-            entrant.pop("reference", None)
+        data["format"].pop("candidates")
+        data["format"].pop("suspend_after")
         return data
 
     @staticmethod
@@ -293,7 +299,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
                           "for a gauntlet")
     if fmt["type"] != GAUNTLET and candidates:
         raise ConfigError(f"{source}: 'format.candidates' is only for type = 'gauntlet'")
-    for key, low in (("rounds", 1), ("max_tables", 1)):
+    for key, low in (("rounds", 1), ("max_tables", 1), ("suspend_after", 0)):
         if fmt[key] < low:
             raise ConfigError(f"{source}: 'format.{key}' must be at least {low}, got {fmt[key]}")
     if top["workers"] < 0:
@@ -321,7 +327,8 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         name=top["name"] or stem, game=game.name, entrants=entrants,
         format=FormatConfig(type=fmt["type"], players=players, rounds=fmt["rounds"],
                             duplicate=fmt["duplicate"], max_tables=fmt["max_tables"],
-                            candidates=tuple(candidates), **sprt),
+                            candidates=tuple(candidates), suspend_after=fmt["suspend_after"],
+                            **sprt),
         options=dict(top["options"]), time_control=time_control, limits=limits,
         seed=top["seed"], workers=top["workers"], cores_per_match=top["cores_per_match"],
         output=top["output"] or f"{stem}-results",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+from dataclasses import dataclass
 import json
 import re
 from pathlib import Path
@@ -28,17 +29,48 @@ def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
     return [bot for _, bot in _entries(config)]
 
 
-def _entries(config: TournamentConfig) -> list[tuple[EntrantRef, BotSpec]]:
-    """Every entrant with its entry (a pattern's repeats for its bots)."""
+@dataclass
+class Resolved:
+    """The entrants a run takes: the bots, each folder's arguments, and the submissions a
+    pattern found that are no bot this tournament can take (folder, name, why)."""
+
+    bots: list[BotSpec]
+    args: dict[str, tuple[str, ...]]
+    skipped: list[tuple[str, str, str]]
+
+
+def resolve_field(config: TournamentConfig) -> Resolved:
+    """As :func:`resolve_entrants`, but a folder a pattern finds that cannot be loaded (no
+    manifest, broken TOML, a FIFO, too big, a name not allowed) is skipped and listed, not an
+    error: one bad submission never stops a class's tournament."""
+    skipped: list[tuple[str, str, str]] = []
+    entries = _entries(config, skipped)
+    args = {str(bot.path): ref.args for ref, bot in entries}
+    return Resolved([bot for _, bot in entries], args, skipped)
+
+
+def _entries(config: TournamentConfig,
+             skipped: list[tuple[str, str, str]] | None = None) -> list[tuple[EntrantRef, BotSpec]]:
+    """Every entrant with its entry (a pattern repeats for its bots). With ``skipped``, a folder
+    a pattern finds that cannot be a bot is added there (folder, name, reason) instead of refused."""
     out: list[tuple[EntrantRef, BotSpec]] = []
     origin: dict[str, str] = {}
     folder_mb = config.sandbox_limits().folder_mb
     for i, ref in enumerate(config.entrants):
         pattern = glob.has_magic(ref.path)
-        for folder in _expand(ref.path, config.base_dir, i):
+        lenient = pattern and skipped is not None
+        if lenient:
+            assert skipped is not None
+            skipped += [(str(f), f.name, f"no {MANIFEST} in the folder")
+                        for f in _without_manifest(ref.path, config.base_dir)]
+        for folder in _expand(ref.path, config.base_dir, i, lenient):
             try:
                 bot = load_bot(folder, folder_mb)
             except ArenaError as exc:
+                if lenient:
+                    assert skipped is not None
+                    skipped.append((str(folder), folder.name, str(exc)))
+                    continue
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
             if bot.games and config.game not in bot.games:
                 if pattern:
@@ -49,6 +81,10 @@ def _entries(config: TournamentConfig) -> list[tuple[EntrantRef, BotSpec]]:
             if pattern:
                 name = pattern_name(ref.path, config.base_dir, folder, bot.name, ref.name)
                 problem = name_problem(name)
+                if problem and lenient:
+                    assert skipped is not None
+                    skipped.append((str(folder), folder.name, f"{problem}; rename its folder"))
+                    continue
                 if problem:
                     raise ConfigError(f"entrants[{i}]: the name made for {str(folder)!r}: "
                                       f"{problem}; rename its folder")
@@ -63,6 +99,14 @@ def _entries(config: TournamentConfig) -> list[tuple[EntrantRef, BotSpec]]:
             origin[bot.name] = str(bot.path)
             out.append((ref, bot))
     return out
+
+
+def _without_manifest(pattern: str, base_dir: Path) -> list[Path]:
+    """The folders a pattern finds that hold no manifest (a submission not yet complete, or not
+    a bot): named in the report, never entered. Hidden and ``_`` folders are left alone."""
+    return sorted(Path(p) for p in glob.glob(str(_full(pattern, base_dir)))
+                  if Path(p).is_dir() and not Path(p).name.startswith((".", "_"))
+                  and not (Path(p) / MANIFEST).is_file())
 
 
 def pattern_name(pattern: str, base_dir: Path, folder: Path, manifest_name: str,
@@ -104,14 +148,14 @@ def _full(pattern: str, base_dir: Path) -> Path:
     return full if full.is_absolute() else base_dir / full
 
 
-def _expand(pattern: str, base_dir: Path, index: int) -> list[Path]:
+def _expand(pattern: str, base_dir: Path, index: int, lenient: bool = False) -> list[Path]:
     full = _full(pattern, base_dir)
     if not glob.has_magic(pattern):
         if not full.is_dir():
             raise ConfigError(f"entrants[{index}]: {not_a_folder(pattern, full)} (looked in {full})")
         return [full]
     found = sorted(Path(p) for p in glob.glob(str(full)) if (Path(p) / MANIFEST).is_file())
-    if not found:
+    if not found and not (lenient and any(Path(p).is_dir() for p in glob.glob(str(full)))):
         raise ConfigError(f"entrants[{index}]: pattern {pattern!r} matches no bot folder "
                           f"(a folder with a {MANIFEST}) under {base_dir}")
     return found

@@ -9,13 +9,16 @@
   failed bot ranks last (the referee's rule).
 - Matches are applied in schedule order, whatever order they finished in, so a parallel run and a
   serial run rate exactly alike.
+- Only the matches among the current versions are rated (``Store.current_matches``): a match with
+  an old, withdrawn or suspended version leaves the standings of everyone in it, and a withdrawn
+  or suspended entrant has no standing.
 - The leaderboard sorts by ``expose()`` = μ − 3σ, trueskill's documented leaderboard key.
 """
 from __future__ import annotations
 
-import unicodedata
-
+import dataclasses
 import random
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -113,8 +116,10 @@ class Ratings:
 
 
 def rate(entrants: Sequence[Entrant], matches: Sequence[MatchRow], draw_probability: float,
-         *, players: int, planned: int | None = None) -> Ratings:
-    """Rate ``matches`` in schedule (id) order."""
+         *, players: int, planned: int | None = None,
+         ranked: set[int] | None = None) -> Ratings:
+    """Rate ``matches`` in schedule (id) order; the standings hold the entrants in ``ranked``
+    (all when None)."""
     env = make_env(draw_probability)
     current = [env.create_rating() for _ in entrants]
     played = Counter[int]()
@@ -145,7 +150,7 @@ def rate(entrants: Sequence[Entrant], matches: Sequence[MatchRow], draw_probabil
                  losses=results[e.id]["loss"],
                  average_score=score_sum[e.id] / played[e.id] if played[e.id] else 0.0,
                  failures=dict(sorted(failures[e.id].items())))
-        for e in entrants
+        for e in entrants if ranked is None or e.id in ranked
     ]
     standings.sort(key=lambda s: (-s.conservative, -s.mu, s.entrant.name))
     return Ratings(
@@ -161,10 +166,28 @@ def _outcome(ranks: Sequence[int], seat: int) -> str:
 
 
 def compute_ratings(store: Store) -> Ratings:
-    """The ratings of everything in a store so far."""
+    """The ratings of a store so far: the matches among current versions only, and the entrants
+    in play (a withdrawn or suspended entrant is out of the standings)."""
     config = store.config()
-    return rate(store.entrants(), store.matches(), store.draw_probability,
-                players=config.format.players, planned=store.planned)
+    return rate(store.entrants(), store.current_matches(), store.draw_probability,
+                players=config.format.players, planned=store.planned,
+                ranked=set(store.current()))
+
+
+def version_ratings(store: Store) -> dict[tuple[int, int], Standing]:
+    """(entrant id, version) -> the standing of that version, every version rated as a player
+    of its own over every match it played (against whichever versions it met)."""
+    config = store.config()
+    entrants = {e.id: e for e in store.entrants()}
+    keys = [(v.entrant, v.version) for v in store.versions()]
+    index = {key: i for i, key in enumerate(keys)}
+    players = [Entrant(i, f"{entrants[e].name} v{v}", entrants[e].path, "")
+               for i, (e, v) in enumerate(keys)]
+    rows = [dataclasses.replace(m, seats=tuple(index[(e, v)] for e, v in zip(m.seats, m.versions)))
+            for m in store.iter_matches()
+            if all((e, v) in index for e, v in zip(m.seats, m.versions))]
+    rated = rate(players, rows, store.draw_probability, players=config.format.players)
+    return {keys[s.entrant.id]: s for s in rated.standings}
 
 
 # ----- terminal tables ------------------------------------------------------------------------

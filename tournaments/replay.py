@@ -7,14 +7,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.bots import load_bot
+from arena.bots import BotSpec, load_bot
 from arena.errors import ArenaError
 from arena.games import get_game
 from arena.record import MatchRecord
 from tournaments.backends import MatchJob, play_job
-from tournaments.entrants import check_entrant_count
+from tournaments.entrants import check_entrant_count, resolve_field
 from tournaments.schedule import make_schedule
-from tournaments.store import Store
+from tournaments.field import snapshot_bot, snapshot_dir
+from tournaments.store import Entrant, Store
 
 
 @dataclass
@@ -64,31 +65,65 @@ def _chance_until_divergence(record: MatchRecord, other_actions: list[str]) -> l
 
 
 def replay_match(output: str | Path, match_id: int) -> Replay:
-    """Play match ``match_id`` of a stored tournament again, alone, with its seed and seats."""
+    """Play match ``match_id`` of a stored tournament again, alone, with its seed and seats, by
+    the versions that played it (from their snapshots, ``tournaments.field``)."""
     with Store.open(output) as store:
         config = store.config()
         entrants = store.entrants()
-        planned = store.planned
-        if not 1 <= match_id <= planned:
+        versions = {(v.entrant, v.version): v for v in store.versions()}
+        last = max(store.schedule_size, store.last_id())
+        if not 1 <= match_id <= last:
             raise ArenaError(f"{output}: there is no match {match_id}; match ids run from 1 to "
-                             f"{planned}")
-        stored = store.record(match_id) if match_id in store.done_ids() else None
-    warnings = []
-    bots = []
+                             f"{last}")
+        done = match_id in store.done_ids()
+        stored = store.record(match_id) if done else None
+        row = store.match(match_id) if done else None
+        folder = store.path.parent
+        first = store.first_schedule() or {"entrants": len(entrants), "candidates": None}
+    warnings: list[str] = []
     folder_mb = config.sandbox_limits().folder_mb
-    for e in entrants:
-        bot = load_bot(e.path, folder_mb)
-        if bot.name != e.name:
-            bot = dataclasses.replace(bot, name=e.name)
-        if bot.content_hash() != e.content_hash:
-            warnings.append(f"entrant {e.name!r} ({e.path}) has changed since the match was played")
-        bots.append(bot)
-    names = [e.name for e in entrants]
-    candidates = check_entrant_count(config, names) if config.format.type == "gauntlet" else ()
-    assert config.seed is not None  # a stored tournament keeps the seed it was played with
-    schedule = make_schedule(len(entrants), config.format, config.seed, candidates)
-    match = schedule.matches[match_id - 1]
-    job = MatchJob(match_id=match.id, game=config.game, options=dict(config.options),
-                   bots=tuple(bots[e] for e in match.seats), seed=match.seed,
+    try:  # each folder's arguments, as the config gives them
+        args = resolve_field(config).args
+    except ArenaError:
+        args = {}
+    if row is not None:
+        seats, seed = row.seats, row.seed
+        bots = []
+        for eid, number in zip(row.seats, row.versions):
+            entrant = entrants[eid]
+            version = versions.get((eid, number))
+            if version is not None and snapshot_dir(folder, eid, number).is_dir():
+                bots.append(snapshot_bot(folder, entrant, version, folder_mb,
+                                         args.get(entrant.path, ())))
+            else:
+                bots.append(_folder_bot(entrant, folder_mb, warnings))
+    else:
+        names = [e.name for e in entrants[:first["entrants"]]]
+        candidates = first["candidates"]
+        if candidates is None:
+            candidates = check_entrant_count(config, names) if config.format.type == "gauntlet" else ()
+        assert config.seed is not None  # a stored tournament keeps the seed it was played with
+        schedule = make_schedule(len(names), config.format, config.seed, candidates)
+        if match_id > len(schedule):
+            raise ArenaError(f"{output}: match {match_id} has not been played yet")
+        match = schedule.matches[match_id - 1]
+        seats, seed = match.seats, match.seed
+        bots = [_folder_bot(entrants[e], folder_mb, warnings) for e in seats]
+    job = MatchJob(match_id=match_id, game=config.game, options=dict(config.options),
+                   bots=tuple(bots), seed=seed,
                    time_control=config.time_control, limits=dict(config.limits))
-    return Replay(match_id, stored, play_job(job).record, warnings)
+    replayed = play_job(job).record
+    for seat, eid in zip(replayed.seats, seats):  # the entrant's folder, as the store shows it
+        seat["path"] = entrants[eid].path
+    return Replay(match_id, stored, replayed, warnings)
+
+
+def _folder_bot(entrant: Entrant, folder_mb: int, warnings: list[str]) -> BotSpec:
+    """An entrant's bot from its folder as it is now (a match with no snapshot to play from)."""
+    bot = load_bot(entrant.path, folder_mb)
+    if bot.name != entrant.name:
+        bot = dataclasses.replace(bot, name=entrant.name)
+    if bot.content_hash() != entrant.content_hash:
+        warnings.append(f"entrant {entrant.name!r} ({entrant.path}) has changed since the match "
+                        "was played")
+    return bot

@@ -1,12 +1,15 @@
-"""Running a tournament: prepare (check everything), open or create the store, play, resume.
+"""Running a tournament: prepare (check everything), open or create the store, admit the
+field, play, resume.
 
 Nothing is written before every input has been checked: the config, every bot folder, the
 entrant count and, for an existing store, that it holds this very tournament (same config but for
-``workers`` and ``output``, same bots by content hash, same schedule). Then the matches the store
-does not hold yet are played by a backend, and each is stored by this (the parent) process as it
-arrives. Running the same command again resumes: a match is stored once or not at all. An SPRT
-(``tournaments.sprt``) plays its matches in batches, in schedule order, and stops at its test's
-verdict, which a resume reaches again from the stored results.
+``workers``, ``output`` and who the entrants are, same schedule). Then the field is brought up to
+date (``tournaments.field``: new versions, late entrants, withdrawals), the matches still needed
+among the current versions are worked out (``tournaments.plan.needed``) and played by a backend,
+and each is stored by this (the parent) process as it arrives. Running the same command again
+resumes: a match is stored once or not at all. An SPRT (``tournaments.sprt``) plays its matches in
+batches, in schedule order, and stops at its test's verdict, which a resume reaches again from the
+stored results.
 """
 from __future__ import annotations
 
@@ -26,18 +29,20 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arena.bots import BotSpec
-from arena.errors import ArenaError, BotError
+from arena.errors import ArenaError
 from arena.game import SEED_BITS
 from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers
 from tournaments.config import SPRT, ConfigError, TournamentConfig
 from tournaments.lock import output_lock
-from tournaments.entrants import check_entrant_count, reference_names, resolve_entrants
+from tournaments.entrants import check_entrant_count, reference_names, resolve_field
+from tournaments.field import Field, Skipped, Suspensions, admit
+from tournaments.plan import Done, PlannedMatch, from_schedule, needed
 from tournaments.progress import Progress
 from tournaments.ratings import estimate_draw_probability
 from tournaments.schedule import Schedule, ScheduledMatch, make_schedule
 from tournaments.sprt import Played, SequentialTest, SprtSummary, batch_size
-from tournaments.store import STORE_NAME, Entrant, Store, store_path
+from tournaments.store import STORE_NAME, Entrant, MatchRow, Store, store_path
 
 @dataclass
 class Prepared:
@@ -46,8 +51,12 @@ class Prepared:
     config: TournamentConfig
     bots: list[BotSpec]
     entrants: list[Entrant]
-    schedule: Schedule
+    schedule: Schedule           # the schedule of these entrants (a new store's first plan)
     output: Path
+    candidates: tuple[int, ...] = ()      # a gauntlet's candidates, indexes into ``bots``
+    args: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # folder -> args
+    skipped: list[Skipped] = dataclasses.field(default_factory=list)  # bad submissions
+    waiting: set[str] = dataclasses.field(default_factory=set)  # folders left out, still changing
 
     def job(self, match: ScheduledMatch) -> MatchJob:
         return MatchJob(match_id=match.id, game=self.config.game, options=dict(self.config.options),
@@ -65,6 +74,7 @@ class RunResult:
     store: Path
     report: Path | None = None  # the page on_results made of the results (the report's index)
     sprt: SprtSummary | None = None  # where an SPRT's test stands (format type = "sprt")
+    interrupted: bool = False  # a Ctrl-C came, even if every match was over by then
 
 
 class ResultsListener(Protocol):
@@ -82,24 +92,38 @@ class ResultsListener(Protocol):
         it made of the results, if any (a report's index)."""
 
 
-def prepare(config: TournamentConfig, output: str | Path | None = None) -> Prepared:
+def prepare(config: TournamentConfig, output: str | Path | None = None, *,
+            leave_out: dict[str, Skipped | None] | None = None) -> Prepared:
     """Check every input and build the schedule; writes nothing.
 
     A config without a seed gets the seed of the tournament already in its output folder (a
     resume), else a new random one: the seed is a secret, since every deal follows from it.
+    ``leave_out`` (the watch's) holds folders not to admit now: refused (a Skipped, listed in
+    the report) or still changing (None); either way their entrant keeps its version in play.
     """
-    bots = resolve_entrants(config)
-    candidates = check_entrant_count(config, [b.name for b in bots])
+    resolved = resolve_field(config)
+    leave_out = leave_out or {}
+    bots = [b for b in resolved.bots if str(b.path) not in leave_out]
+    skipped = [Skipped(*s) for s in resolved.skipped if s[0] not in leave_out]
+    skipped += [s for s in leave_out.values() if s is not None]
     folder = Path(output).resolve() if output is not None else config.output_dir
     if folder.exists() and not folder.is_dir():
         raise ArenaError(f"output {str(folder)!r} is a file, not a folder")
+    try:
+        candidates = check_entrant_count(config, [b.name for b in bots])
+    except ConfigError:
+        if not Store.is_initialised(store_path(folder)):
+            raise
+        candidates = ()  # too few now, but the stored field plays on (its first schedule is made)
     if config.seed is None:
         config = dataclasses.replace(config, seed=_stored_seed(folder))
     assert config.seed is not None  # the config's own, or the one just drawn or read
-    schedule = make_schedule(len(bots), config.format, config.seed, candidates)
+    schedule = (make_schedule(len(bots), config.format, config.seed, candidates)
+                if len(bots) >= config.format.players else Schedule((), (), 0))
     entrants = [Entrant(i, b.name, str(b.path), b.content_hash(), b.description)
                 for i, b in enumerate(bots)]
-    return Prepared(config, bots, entrants, schedule, folder)
+    return Prepared(config, bots, entrants, schedule, folder, candidates, resolved.args,
+                    skipped, {f for f, s in leave_out.items() if s is None})
 
 
 def _stored_seed(folder: Path) -> int:
@@ -128,10 +152,13 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
     if Store.is_initialised(path):
         store = Store.open(path, write=True)
         try:
-            check_same_tournament(store, prepared)
+            first = check_same_tournament(store, prepared)  # a store refused is left untouched
         except BaseException:
             store.close()
             raise
+        store.upgrade()  # a store of an older format gains format 4's tables
+        if not store.slots():  # ... and the slots of its schedule
+            store.add_slots(from_schedule(first, prepared.config.format.players))
         return store, True
     config = prepared.config
     draw = config.draw_probability
@@ -141,7 +168,10 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
                                          seed=config.seed)
     store = Store.create(path, config, prepared.entrants, planned=len(prepared.schedule),
                          note=prepared.schedule.note, draw_probability=draw,
-                         schedule_hash=schedule_hash(prepared.schedule))
+                         schedule_hash=schedule_hash(prepared.schedule),
+                         slots=from_schedule(prepared.schedule, config.format.players))
+    store.set_meta("first_schedule", {"entrants": len(prepared.entrants),
+                                      "candidates": list(prepared.candidates)})
     return store, False
 
 
@@ -149,11 +179,12 @@ def keep_report_settings(store: Store, prepared: Prepared) -> None:
     """What the report publishes, as this config says it (docs/reports.md): whether it is
     anonymous, and which entrants are references (by id)."""
     names = reference_names(prepared.config)
-    store.set_report(prepared.config.anonymous, [e.id for e in prepared.entrants if e.name in names])
+    store.set_report(prepared.config.anonymous, [e.id for e in store.entrants() if e.name in names])
 
 
-def check_same_tournament(store: Store, prepared: Prepared) -> None:
-    """The store must hold the tournament being run; the error names the first difference."""
+def check_same_tournament(store: Store, prepared: Prepared) -> Schedule:
+    """The store must hold the tournament being run; the error names the first difference.
+    Returns the store's first schedule."""
     where = f"output folder {str(prepared.output)!r} holds a different tournament"
     advice = (f"; use another output folder (--output), or delete {store.path} to start over")
     stored = TournamentConfig.from_dict(store.config_dict()).identity()
@@ -163,19 +194,26 @@ def check_same_tournament(store: Store, prepared: Prepared) -> None:
     if key is not None:
         raise ConfigError(f"{where}: '{key}' is {json.dumps(old)} there but {json.dumps(new)} "
                           f"in this config{advice}")
-    old_entrants = store.entrants()
-    if [e.name for e in old_entrants] != [e.name for e in prepared.entrants]:
-        raise ConfigError(f"{where}: its entrants are {[e.name for e in old_entrants]}, this "
-                          f"config's are {[e.name for e in prepared.entrants]}{advice}")
-    for old_e, new_e in zip(old_entrants, prepared.entrants):
-        if old_e.content_hash != new_e.content_hash:
-            raise ConfigError(
-                f"{where}: entrant {new_e.name!r} ({new_e.path}) has changed since the "
-                f"tournament started (its files hash to {new_e.content_hash[:12]}, the store "
-                f"has {old_e.content_hash[:12]}); restore it{advice}")
-    if store.schedule_hash != schedule_hash(prepared.schedule):
+    old_args = {r.path: r.args for r in stored_config(store).entrants}
+    for i, ref in enumerate(prepared.config.entrants):
+        if ref.path in old_args and old_args[ref.path] != ref.args:
+            raise ConfigError(f"{where}: 'entrants[{i}].args' is {json.dumps(old_args[ref.path])} "
+                              f"there but {json.dumps(ref.args)} in this config (a bot's "
+                              f"arguments are part of the tournament){advice}")
+    first = store.first_schedule()
+    if first is None:  # a store from before late entrants: its entrants are the first schedule's
+        first = {"entrants": len(store.entrants()), "candidates": list(prepared.candidates)}
+    config = prepared.config
+    assert config.seed is not None  # prepare() gave the config its seed
+    schedule = make_schedule(first["entrants"], config.format, config.seed, first["candidates"])
+    if store.schedule_hash != schedule_hash(schedule):
         raise ConfigError(f"{where}: its schedule differs from this config's (made by another "
                           f"version of arena?){advice}")
+    return schedule
+
+
+def stored_config(store: Store) -> TournamentConfig:
+    return TournamentConfig.from_dict(store.config_dict())
 
 
 def _first_difference(old: Any, new: Any, path: str = "") -> tuple[str | None, Any, Any]:
@@ -256,7 +294,6 @@ def run_tournament(prepared: Prepared, *, workers: int | None = None,
     with output_lock(prepared.output):
         store, resumed = open_store(prepared)
         with store:
-            keep_report_settings(store, prepared)
             return _play(prepared, store, resumed, workers, backend, progress, say, on_results)
 
 
@@ -278,29 +315,66 @@ def build_entrants(bots: Sequence[BotSpec], say: Callable[[str], None]) -> None:
                 + (f": {tail}" if tail else "") + "; its matches are lost as build_failed")
 
 
+def field_of(prepared: Prepared, store: Store, say: Callable[[str], None]) -> Field:
+    """The store's field brought up to what the entrants' folders hold now."""
+    config = prepared.config
+    assert config.seed is not None  # prepare() gave the config its seed
+    candidates = {*config.format.candidates,  # by name, or by path as written
+                  *(str((config.base_dir / c).expanduser().resolve()) for c in config.format.candidates)}
+    return admit(store, prepared.output, prepared.bots, prepared.args, prepared.skipped,
+                 candidates=sorted(candidates), sampled=bool(store.schedule_note),
+                 seed=config.seed, folder_mb=config.sandbox_limits().folder_mb, say=say,
+                 waiting=sorted(prepared.waiting))
+
+
+def to_play(prepared: Prepared, store: Store, field: Field) -> list[PlannedMatch]:
+    """The matches still needed among the current versions, in plan order, each with its id
+    (the schedule's, or the next ones after every stored match)."""
+    config = prepared.config
+    assert config.seed is not None
+    done = [Done(m.slot, m.rotation, m.seats, m.versions) for m in store.iter_matches()]
+    todo = needed(field.slots, field.current, done, config.seed, config.format.duplicate)
+    next_id = max(store.schedule_size, store.last_id()) + 1
+    numbered = []
+    for match in todo:
+        if not match.id:
+            match, next_id = dataclasses.replace(match, id=next_id), next_id + 1
+        numbered.append(match)
+    return numbered
+
+
 def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
           backend: Backend | None, show: bool, say: Callable[[str], None] | None,
           on_results: ResultsListener | None = None) -> RunResult:
-    done_ids = store.done_ids()
-    todo = [m for m in prepared.schedule.matches if m.id not in done_ids]
-    total = len(prepared.schedule)
-    done, failures = store.count()
-    bar = Progress(total, done, failures, enabled=show)
+    early: list[str] = []
+    field = field_of(prepared, store, say or early.append)
+    keep_report_settings(store, prepared)  # after admitting: a newcomer may be a reference
+    todo = to_play(prepared, store, field)
+    current = store.current_matches()
+    total = len(current) + len(todo)
+    store.set_meta("planned", total)
+    failures = sum(1 for m in current for s in m.statuses if s != "ok")
+    bar = Progress(len(todo), 0, 0, enabled=show)
     test: SequentialTest | None = None
     stored: dict[int, Played] = {}
+    position = _positions(field)
     if prepared.config.format.type == SPRT:  # the test so far, from the stored results
         test = SequentialTest(prepared.config.format)
-        stored = {r.id: Played(r.seats, r.ranks) for r in store.iter_matches()}
+        stored = {position(r): Played(r.seats, r.ranks) for r in current}
         if test.advance(stored) is not None:
             todo = []  # decided already: a resume plays nothing more
         bar.detail = test.status()
     say = say or bar.message
+    for line in early:
+        say(line)
+    for line in field.news:
+        say(line)
     if prepared.schedule.note:
         say(f"note: {prepared.schedule.note}")
     if resumed:
-        say(f"resuming: {done} of {total} matches already played")
+        say(f"resuming: {len(current)} of {total} matches already played")
     if todo and not getattr(backend, "name", "").startswith("dask"):  # a Dask worker builds its own
-        build_entrants(prepared.bots, say)
+        build_entrants([field.bots[e] for e in sorted(field.current)], say)
     if backend is None:
         per_match = prepared.config.cores_per_match
         n = workers or prepared.config.workers or default_workers(per_match)
@@ -310,36 +384,42 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         attach(say, bar.status)
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
     outcome = "error"
+    interrupted = False
     played = 0
     if on_results is not None:
         on_results.started(say)
     report = None
-    by_id: dict[int, ScheduledMatch] = {}
+    by_id: dict[int, PlannedMatch] = {}
+    suspend = Suspensions(store, field, prepared.config.format.suspend_after, say)
     try:
         with _Interrupts(backend, say) as interrupts:
             bar.draw(force=True)
             stopped = False
-            for batch in _batches(todo, test, stored, batch_size(getattr(backend, "workers", 1))):
+            size = batch_size(getattr(backend, "workers", 1))
+            for batch in _batches(todo, test, stored, size, position, suspend.keep):
                 by_id = {m.id: m for m in batch}
-                results = backend.run(prepared.job(m) for m in batch)
+                results = backend.run(suspend.jobs(batch, by_id, lambda m: job(prepared, field, m)))
                 try:
                     for finished in results:
                         match = by_id.pop(finished.match_id, None)
                         if match is None:  # delivered twice (a retried remote task): the first counts
                             continue
-                        _check_record(match, finished.record, prepared)
+                        _check_record(match, finished.record, field)
                         store.add_match(match, finished.record, packed=finished.packed(),
                                         startup_ms=finished.startup_ms,
                                         wall_ms=finished.wall_ms, worker=finished.worker,
                                         run_id=run_id)
                         played += 1
+                        suspend.count(match, finished.record)
+                        failed = sum(1 for s in finished.record.statuses if s.status != "ok")
+                        failures += failed
                         if test is not None:
-                            stored[match.id] = Played(match.seats, finished.record.ranks)
+                            stored[position(match)] = Played(match.seats, finished.record.ranks)
                             test.advance(stored)
                             bar.detail = test.status()
                         if on_results is not None:
                             on_results.changed()
-                        bar.advance(sum(1 for s in finished.record.statuses if s.status != "ok"))
+                        bar.advance(failed)
                 finally:
                     close = getattr(results, "close", None)
                     if close is not None:
@@ -349,6 +429,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                     break
             finished_test = test is not None and test.finished
             outcome = "stopped" if stopped and not finished_test else "complete"
+            interrupted = interrupts.count > 0
     except KeyboardInterrupt:
         outcome = "aborted"
         raise
@@ -358,38 +439,46 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
             store.end_run(run_id, outcome)
         if on_results is not None:
             report = on_results.finished(outcome)
-    for entrant, bot in zip(prepared.entrants, prepared.bots):
-        try:
-            changed = played and bot.content_hash() != entrant.content_hash
-        except BotError as exc:  # it now holds something a bot folder may not (docs/sandbox.md)
-            say(f"warning: entrant {entrant.name!r}: {exc}")
-            changed = bool(played)
-        if changed:
-            say(f"warning: entrant {entrant.name!r} ({entrant.path}) changed its folder during the "
-                "run: its matches may not be independent of each other, and the run cannot resume "
-                "until the folder is restored")
-    done, failures = store.count()
-    summary = (test.summary(prepared.entrants[0].name, prepared.entrants[1].name)
-               if test is not None else None)
-    return RunResult(outcome, played, done, total, failures, store.path, report, summary)
+    done = len(current) + played
+    names = {e: field.entrants[e].name for e in field.entrants}
+    summary = test.summary(names[0], names[1]) if test is not None else None
+    return RunResult(outcome, played, done, total, failures, store.path, report, summary,
+                     interrupted)
 
 
-def _batches(todo: list[ScheduledMatch], test: SequentialTest | None, stored: dict[int, Played],
-             size: int) -> Iterator[list[ScheduledMatch]]:
+def job(prepared: Prepared, field: Field, match: PlannedMatch) -> MatchJob:
+    """The job of a planned match: its versions' bots (from their snapshots), its seed."""
+    config = prepared.config
+    return MatchJob(match_id=match.id, game=config.game, options=dict(config.options),
+                    bots=tuple(field.bots[e] for e in match.seats), seed=match.seed,
+                    time_control=config.time_control, limits=dict(config.limits))
+
+
+def _positions(field: Field) -> Callable[[PlannedMatch | MatchRow], int]:
+    """A match's place in the first schedule (its slot's first id, plus its rotation), which is
+    what an SPRT counts its pairs by, whichever version played it."""
+    firsts = {s.id: s.first_match for s in field.slots}
+    return lambda m: firsts.get(m.slot, 0) + m.rotation
+
+
+def _batches(todo: list[PlannedMatch], test: SequentialTest | None, stored: dict[int, Played],
+             size: int, position: Callable[[PlannedMatch], int],
+             keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
     """What to play: every match left at once; for an SPRT, the next ``size`` matches left in
-    schedule order, for as long as the test has no verdict (it looks after every batch)."""
+    schedule order (but those ``keep`` refuses: a suspended entrant's), for as long as the test
+    has no verdict (it looks after every batch)."""
     if test is None:
         yield todo
         return
     while test.advance(stored) is None:
-        left = [m for m in todo if m.id not in stored]
+        left = [m for m in todo if position(m) not in stored and keep(m)]
         if not left:
             return
         yield left[:size]
 
 
-def _check_record(match: ScheduledMatch, record: MatchRecord, prepared: Prepared) -> None:
-    names = [prepared.entrants[e].name for e in match.seats]
+def _check_record(match: PlannedMatch, record: MatchRecord, field: Field) -> None:
+    names = [field.entrants[e].name for e in match.seats]
     if record.seed != match.seed or [s["name"] for s in record.seats] != names:
         raise RuntimeError(f"match {match.id}: the backend returned a record for another match "
                            f"(seed {record.seed}, seats {[s['name'] for s in record.seats]})")

@@ -160,8 +160,10 @@ def summarize(fmt: FormatConfig, names: Sequence[str], results: Mapping[int, Any
 def store_summary(store: Any, config: TournamentConfig | None = None) -> SprtSummary:
     """The test over what a (read-only) ``tournaments.store.Store`` holds."""
     config = config or store.config()
+    firsts = {s.id: s.first_match for s in store.slots()}
     return summarize(config.format, [e.name for e in store.entrants()],
-                     {r.id: r for r in store.iter_matches()})
+                     {firsts.get(r.slot, r.id - r.rotation) + r.rotation: r
+                      for r in store.current_matches()})
 
 
 __all__ = ["H0", "H1", "PAIRS_PER_WORKER", "Played", "SequentialTest", "SprtSummary",

@@ -1,10 +1,13 @@
 """The result store: one SQLite file per tournament, written by the parent process only.
 
 Layout (``SCHEMA``): ``meta`` (format version, the config, the schedule's size and note, the
-rating environment, what the report publishes), ``entrants`` (id, name, folder, content hash), ``matches`` (one row per
-*finished* match, keyed by its schedule id, with seats, seed, scores, ranks, statuses, reasons,
-timings, stderr tails and the full match record as zlib-compressed JSON) and ``runs`` (one row per
-invocation, for the record).
+rating environment, what the report publishes), ``entrants`` (id, name, folder, content hash of its first version),
+``versions`` (every admitted version of every entrant: its content hash, arrival and state),
+``slots`` (the plan, ``tournaments.plan``), ``submissions`` (folders seen but not admitted, and
+why), ``matches`` (one row per *finished* match, with its slot, seats, the versions that played,
+seed, scores, ranks, statuses, reasons, timings, stderr tails and the full match record as
+zlib-compressed JSON) and ``runs`` (one row per invocation, for the record). A match's id never
+changes: the schedule's matches keep their place in it, later ones are numbered after them.
 
 Durability: WAL journal; every match is one transaction, committed as soon as the match ends, so a
 kill at any moment (SIGKILL included) leaves every finished match stored once and none half-stored;
@@ -33,12 +36,14 @@ from tournaments.config import TournamentConfig
 
 STORE_NAME = "tournament.sqlite"
 SQLITE_HEADER = b"SQLite format 3\0"   # the first 16 bytes of every SQLite database file
-STORE_FORMAT = "arena-tournament-store/3"  # 2: named chance streams, secret seeds; 3: packed
-# records in the compact form (docs/match-record.md), entrants' descriptions. A store of format 2
-# reads the same (its records are zlib of the full JSON, its bots have no description); opened to
-# resume, it is marked 3, since the records it then gets are compact, which an arena reading 2
-# alone could not read.
-READABLE_FORMATS = (STORE_FORMAT, "arena-tournament-store/2")
+STORE_FORMAT = "arena-tournament-store/4"  # 2: named chance streams, secret seeds; 3: packed
+# records in the compact form (docs/match-record.md), entrants' descriptions; 4: versions, slots
+# and submissions (a field that moves). A store of format 2 or 3 reads the same (every entrant at
+# version 1, every match of the schedule); opened to resume, it gains the tables of format 4 (its
+# matches are marked with their slot and version 1) and is marked 4, which an older arena cannot
+# read.
+READABLE_FORMATS = (STORE_FORMAT, "arena-tournament-store/3", "arena-tournament-store/2")
+CURRENT, OLD, WITHDRAWN, SUSPENDED = "current", "old", "withdrawn", "suspended"  # version states
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -53,11 +58,11 @@ CREATE TABLE IF NOT EXISTS entrants (
     description  TEXT NOT NULL DEFAULT ''  -- bot.toml's description (absent from older stores)
 );
 CREATE TABLE IF NOT EXISTS matches (
-    id           INTEGER PRIMARY KEY,      -- 1-based place in the schedule
+    id           INTEGER PRIMARY KEY,      -- 1-based place in the schedule, or after it
     round        INTEGER NOT NULL,
     table_no     INTEGER NOT NULL,
     rotation     INTEGER NOT NULL,
-    deal         INTEGER NOT NULL,         -- matches of one duplicate set share their deal
+    deal         INTEGER NOT NULL,         -- the schedule's deal (-1: a set with a seed of its own)
     seed         INTEGER NOT NULL,
     seats        TEXT NOT NULL,            -- JSON: entrant id per seat
     scores       TEXT NOT NULL,            -- JSON: per seat
@@ -73,7 +78,36 @@ CREATE TABLE IF NOT EXISTS matches (
     worker       TEXT NOT NULL,
     run_id       INTEGER NOT NULL,
     finished_at  TEXT NOT NULL,            -- UTC, ISO 8601
-    record       BLOB NOT NULL             -- zlib(JSON of the MatchRecord)
+    record       BLOB NOT NULL,            -- zlib(JSON of the MatchRecord)
+    slot         INTEGER,                  -- the slot it fills (tournaments.plan)
+    versions     TEXT                      -- JSON: the entrant's version per seat
+);
+CREATE TABLE IF NOT EXISTS versions (
+    entrant      INTEGER NOT NULL,
+    version      INTEGER NOT NULL,         -- 1, 2, ... in order of arrival
+    content_hash TEXT NOT NULL,
+    arrived_at   TEXT NOT NULL,            -- UTC, ISO 8601
+    state        TEXT NOT NULL,            -- current, old, withdrawn, suspended
+    reason       TEXT NOT NULL DEFAULT '', -- why withdrawn or suspended
+    PRIMARY KEY (entrant, version)
+);
+CREATE TABLE IF NOT EXISTS slots (
+    id           INTEGER PRIMARY KEY,      -- 0-based place in the plan
+    round        INTEGER NOT NULL,
+    table_no     INTEGER NOT NULL,
+    entrants     TEXT NOT NULL,            -- JSON: entrant ids in the order of rotation 0
+    deal         INTEGER NOT NULL,         -- the schedule's deal, -1 for a slot added later
+    first_match  INTEGER NOT NULL          -- the schedule's id of rotation 0, 0 for a later slot
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id           INTEGER PRIMARY KEY,
+    folder       TEXT NOT NULL,
+    name         TEXT NOT NULL,            -- the entrant's name, or the folder's
+    content_hash TEXT NOT NULL,            -- '' when the folder could not be read
+    seen_at      TEXT NOT NULL,
+    outcome      TEXT NOT NULL,            -- admitted, rejected
+    reason       TEXT NOT NULL,
+    stderr_tail  TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS runs (
     id         INTEGER PRIMARY KEY,
@@ -117,10 +151,37 @@ class MatchRow:
     wall_ms: float
     worker: str
     finished_at: str
+    slot: int = -1                  # the slot it fills (-1: not known)
+    versions: tuple[int, ...] = ()  # version per seat (version 1 throughout in older stores)
 
     @property
     def failed(self) -> bool:
         return any(s != OK for s in self.statuses)
+
+
+@dataclass(frozen=True)
+class Version:
+    """One admitted version of an entrant (its folder's files at one moment)."""
+
+    entrant: int
+    version: int
+    content_hash: str
+    arrived_at: str
+    state: str        # CURRENT, OLD, WITHDRAWN, SUSPENDED
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A folder seen and not admitted (or admitted after a check), with why."""
+
+    folder: str
+    name: str
+    content_hash: str
+    seen_at: str
+    outcome: str      # admitted | rejected
+    reason: str
+    stderr_tail: str = ""
 
 
 def now() -> str:
@@ -172,11 +233,30 @@ class Store:
                    "tournament again in another output folder" if older else ""))
         if write:
             store._pragmas()
-            if fmt != STORE_FORMAT:
-                with store._transaction():
-                    conn.execute("UPDATE meta SET value = ? WHERE key = 'format'",
-                                 (json.dumps(STORE_FORMAT),))
         return store
+
+    def upgrade(self) -> None:
+        """Give a store of format 2 or 3, opened to write, the tables of 4 and mark it 4: every
+        entrant at version 1, every match in its slot of the schedule (a table's rotations are
+        consecutive ids). Nothing for a store of format 4."""
+        if self._meta("format") == STORE_FORMAT:
+            return
+        players = self.config().format.players
+        with self._transaction():
+            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(matches)")}
+            for column in ("slot INTEGER", "versions TEXT"):
+                if column.split()[0] not in columns:
+                    self._conn.execute(f"ALTER TABLE matches ADD COLUMN {column}")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self._conn.execute(statement)
+            self._conn.execute("UPDATE matches SET slot = (id - 1) / ?, versions = ? "
+                               "WHERE slot IS NULL", (players, json.dumps([1] * players)))
+            self._conn.execute("INSERT OR IGNORE INTO versions (entrant, version, content_hash, "
+                               "arrived_at, state) SELECT id, 1, content_hash, ?, ? FROM entrants",
+                               (self.created_at, CURRENT))
+            self._conn.execute("UPDATE meta SET value = ? WHERE key = 'format'",
+                               (json.dumps(STORE_FORMAT),))
 
     @staticmethod
     def is_initialised(path: Path) -> bool:
@@ -248,8 +328,9 @@ class Store:
     @staticmethod
     def create(path: Path, config: TournamentConfig, entrants: Sequence[Entrant], *,
                planned: int, note: str, draw_probability: float,
-               schedule_hash: str) -> "Store":
-        """Create a store and write the config and entrants in one transaction."""
+               schedule_hash: str, slots: Sequence[Any] = ()) -> "Store":
+        """Create a store and write the config, the entrants (each at version 1) and the plan's
+        ``slots`` (``tournaments.plan.Slot``) in one transaction."""
         Store.check_intact(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, isolation_level=None)
@@ -264,13 +345,18 @@ class Store:
             meta = {
                 "format": STORE_FORMAT, "config": config.to_dict(), "created_at": now(),
                 "planned": planned, "schedule_note": note, "draw_probability": draw_probability,
-                "schedule_hash": schedule_hash,
+                "schedule_hash": schedule_hash, "schedule_size": planned,
             }
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
                              [(k, json.dumps(v)) for k, v in meta.items()])
             conn.executemany(
                 "INSERT INTO entrants (id, name, path, content_hash, description) VALUES (?,?,?,?,?)",
                 [(e.id, e.name, e.path, e.content_hash, e.description) for e in entrants])
+            created = meta["created_at"]
+            conn.executemany(
+                "INSERT INTO versions (entrant, version, content_hash, arrived_at, state) "
+                "VALUES (?, 1, ?, ?, ?)", [(e.id, e.content_hash, created, CURRENT) for e in entrants])
+            store._insert_slots(slots)
         return store
 
     def _pragmas(self) -> None:
@@ -316,8 +402,14 @@ class Store:
 
     @property
     def planned(self) -> int:
-        """How many matches the schedule holds."""
+        """How many matches among the current versions the plan holds, played or not."""
         return int(self._meta("planned"))
+
+    @property
+    def schedule_size(self) -> int:
+        """How many matches the first schedule held: their ids run from 1 to this."""
+        size = self._meta("schedule_size")
+        return int(size if size is not None else self._meta("planned"))
 
     @property
     def schedule_note(self) -> str:
@@ -330,6 +422,11 @@ class Store:
     @property
     def schedule_hash(self) -> str:
         return self._meta("schedule_hash") or ""
+
+    def first_schedule(self) -> dict[str, Any] | None:
+        """How many entrants the first schedule was made for, and a gauntlet's candidates among
+        them (None in a store from before late entrants)."""
+        return self._meta("first_schedule")
 
     @property
     def created_at(self) -> str:
@@ -357,8 +454,61 @@ class Store:
         row = self._conn.execute("SELECT COUNT(*), COALESCE(SUM(failures), 0) FROM matches").fetchone()
         return int(row[0]), int(row[1])
 
-    _COLUMNS = ("id, round, table_no, rotation, deal, seed, seats, scores, ranks, statuses, reasons, "
-                "think_ms, stderr_tails, duration_ms, startup_ms, wall_ms, worker, finished_at")
+    _BASE_COLUMNS = ("id, round, table_no, rotation, deal, seed, seats, scores, ranks, statuses, "
+                     "reasons, think_ms, stderr_tails, duration_ms, startup_ms, wall_ms, worker, "
+                     "finished_at")
+
+    @property
+    def _COLUMNS(self) -> str:
+        """The columns :func:`_match_row` reads (a store of format 2 or 3 has no slot or versions)."""
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(matches)")}
+        more = "slot, versions" if "versions" in columns else "-1, NULL"
+        return f"{self._BASE_COLUMNS}, {more}"
+
+    def _has(self, table: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                  (table,)).fetchone() is not None
+
+    def versions(self) -> list[Version]:
+        """Every admitted version, by entrant then version (version 1 of every entrant, current,
+        in a store of format 2 or 3)."""
+        if not self._has("versions"):
+            return [Version(e.id, 1, e.content_hash, self.created_at, CURRENT)
+                    for e in self.entrants()]
+        rows = self._conn.execute("SELECT entrant, version, content_hash, arrived_at, state, "
+                                  "reason FROM versions ORDER BY entrant, version")
+        return [Version(*row) for row in rows]
+
+    def latest(self) -> dict[int, Version]:
+        """Each entrant's latest version (its state says whether it plays)."""
+        return {v.entrant: v for v in self.versions()}
+
+    def current(self) -> dict[int, int]:
+        """Entrant id -> version, for the entrants in play (not withdrawn nor suspended)."""
+        return {e: v.version for e, v in self.latest().items() if v.state == CURRENT}
+
+    def slots(self) -> list[Any]:
+        """The plan's slots (``tournaments.plan.Slot``), in plan order."""
+        from tournaments.plan import Slot
+
+        if not self._has("slots"):
+            return []
+        rows = self._conn.execute("SELECT id, round, table_no, entrants, deal, first_match FROM "
+                                  "slots ORDER BY id")
+        return [Slot(i, r, t, tuple(json.loads(e)), d, f) for i, r, t, e, d, f in rows]
+
+    def submissions(self) -> list[Submission]:
+        if not self._has("submissions"):
+            return []
+        rows = self._conn.execute("SELECT folder, name, content_hash, seen_at, outcome, reason, "
+                                  "stderr_tail FROM submissions ORDER BY id")
+        return [Submission(*row) for row in rows]
+
+    def current_matches(self) -> list[MatchRow]:
+        """The matches among current versions only: what the standings are rated from."""
+        current = self.current()
+        return [m for m in self.iter_matches()
+                if all(current.get(e) == v for e, v in zip(m.seats, m.versions))]
 
     def matches(self) -> list[MatchRow]:
         """Every finished match, in schedule order."""
@@ -407,10 +557,13 @@ class Store:
                     yield mid, row[0]
 
     def _missing(self, match_id: int) -> str:
-        planned = self.planned
-        if not 1 <= match_id <= planned:
-            return f"{self.path}: there is no match {match_id}; match ids run from 1 to {planned}"
+        last = max(self.schedule_size, self.last_id())
+        if not 1 <= match_id <= last:
+            return f"{self.path}: there is no match {match_id}; match ids run from 1 to {last}"
         return f"{self.path}: match {match_id} has not been played yet"
+
+    def last_id(self) -> int:
+        return int(self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM matches").fetchone()[0])
 
     def runs(self) -> list[dict[str, Any]]:
         rows = self._conn.execute(
@@ -444,32 +597,91 @@ class Store:
                                    (json.dumps(new),))
 
     def add_match(self, scheduled: Any, record: MatchRecord, *, startup_ms: float, wall_ms: float,
-                  worker: str, run_id: int, packed: bytes | None = None) -> None:
-        """Store one finished match in its own transaction (``scheduled``: a ScheduledMatch);
-        ``packed`` is ``record.pack()`` when the caller has it already."""
+                  worker: str, run_id: int, packed: bytes | None = None) -> int:
+        """Store one finished match in its own transaction (``scheduled``: a ScheduledMatch or a
+        ``tournaments.plan.PlannedMatch``; id 0 gets the next id after every other) and return
+        its id; ``packed`` is ``record.pack()`` when the caller has it already."""
         statuses = record.statuses
         blob = packed if packed is not None else record.pack()
+        size = len(scheduled.seats)
+        slot = getattr(scheduled, "slot", (scheduled.id - 1) // size)
+        versions = getattr(scheduled, "versions", (1,) * size)
         values = (
-            scheduled.id, scheduled.round, scheduled.table, scheduled.rotation, scheduled.deal,
+            scheduled.round, scheduled.table, scheduled.rotation, scheduled.deal,
             scheduled.seed, json.dumps(list(scheduled.seats)), json.dumps(record.scores),
             json.dumps(record.ranks), json.dumps([s.status for s in statuses]),
             json.dumps([s.reason for s in statuses]),
             json.dumps([round(s.time_ms, 3) for s in statuses]),
             json.dumps([s.stderr_tail for s in statuses]),
             sum(1 for s in statuses if s.status != OK), record.duration_ms, startup_ms, wall_ms,
-            worker, run_id, now(), blob,
+            worker, run_id, now(), blob, slot, json.dumps(list(versions)),
         )
         with self._transaction():
+            match_id = scheduled.id or max(self.schedule_size, self.last_id()) + 1
             self._conn.execute(
                 "INSERT INTO matches (id, round, table_no, rotation, deal, seed, seats, scores, "
                 "ranks, statuses, reasons, think_ms, stderr_tails, failures, duration_ms, "
-                "startup_ms, wall_ms, worker, run_id, finished_at, record) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
+                "startup_ms, wall_ms, worker, run_id, finished_at, record, slot, versions) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (match_id, *values))
+        return match_id
+
+    def _insert_slots(self, slots: Sequence[Any]) -> None:
+        self._conn.executemany(
+            "INSERT INTO slots (id, round, table_no, entrants, deal, first_match) "
+            "VALUES (?,?,?,?,?,?)",
+            [(s.id, s.round, s.table, json.dumps(list(s.entrants)), s.deal, s.first_match)
+             for s in slots])
+
+    def add_slots(self, slots: Sequence[Any]) -> None:
+        with self._transaction():
+            self._insert_slots(slots)
+
+    def add_entrant(self, entrant: Entrant, slots: Sequence[Any]) -> None:
+        """A late entrant, at version 1, with the slots of its share, in one transaction."""
+        with self._transaction():
+            self._conn.execute(
+                "INSERT INTO entrants (id, name, path, content_hash, description) VALUES (?,?,?,?,?)",
+                (entrant.id, entrant.name, entrant.path, entrant.content_hash, entrant.description))
+            self._conn.execute(
+                "INSERT INTO versions (entrant, version, content_hash, arrived_at, state) "
+                "VALUES (?, 1, ?, ?, ?)", (entrant.id, entrant.content_hash, now(), CURRENT))
+            self._insert_slots(slots)
+
+    def add_version(self, entrant: int, content_hash: str) -> int:
+        """A new version of ``entrant``, now its current one (the one before becomes old)."""
+        with self._transaction():
+            last = self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM versions WHERE "
+                                      "entrant = ?", (entrant,)).fetchone()[0]
+            self._conn.execute("UPDATE versions SET state = ?, reason = '' WHERE entrant = ?",
+                               (OLD, entrant))
+            self._conn.execute(
+                "INSERT INTO versions (entrant, version, content_hash, arrived_at, state) "
+                "VALUES (?, ?, ?, ?, ?)", (entrant, last + 1, content_hash, now(), CURRENT))
+        return int(last + 1)
+
+    def set_state(self, entrant: int, version: int, state: str, reason: str = "") -> None:
+        with self._transaction():
+            self._conn.execute("UPDATE versions SET state = ?, reason = ? WHERE entrant = ? AND "
+                               "version = ?", (state, reason, entrant, version))
+
+    def add_submission(self, sub: Submission) -> None:
+        with self._transaction():
+            self._conn.execute(
+                "INSERT INTO submissions (folder, name, content_hash, seen_at, outcome, reason, "
+                "stderr_tail) VALUES (?,?,?,?,?,?,?)",
+                (sub.folder, sub.name, sub.content_hash, sub.seen_at, sub.outcome, sub.reason,
+                 sub.stderr_tail))
+
+    def set_meta(self, key: str, value: Any) -> None:
+        with self._transaction():
+            self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                               (key, json.dumps(value)))
 
 
 def _match_row(row: Sequence[Any]) -> MatchRow:
     (mid, rnd, table, rotation, deal, seed, seats, scores, ranks, statuses, reasons, think,
-     tails, duration, startup, wall, worker, finished) = row
+     tails, duration, startup, wall, worker, finished, slot, versions) = row
+    seat_ids = tuple(json.loads(seats))
     return MatchRow(
         id=mid, round=rnd, table=table, rotation=rotation, deal=deal, seed=seed,
         seats=tuple(json.loads(seats)), scores=tuple(json.loads(scores)),
@@ -477,4 +689,6 @@ def _match_row(row: Sequence[Any]) -> MatchRow:
         reasons=tuple(json.loads(reasons)), think_ms=tuple(json.loads(think)),
         stderr_tails=tuple(json.loads(tails)), duration_ms=duration, startup_ms=startup,
         wall_ms=wall, worker=worker, finished_at=finished,
+        slot=slot if slot is not None else -1,
+        versions=tuple(json.loads(versions)) if versions else (1,) * len(seat_ids),
     )

@@ -430,7 +430,8 @@ def test_a_store_of_format_2_still_renders(two_player: Site, tmp_path: Path) -> 
         assert path not in (site / "index.html").read_text(encoding="utf-8")
     with Store.open(old) as store:
         assert all(e.description == "" for e in store.entrants())
-    Store.open(old, write=True).close()
+    with Store.open(old, write=True) as store:
+        store.upgrade()
     with Store.open(old) as store:
         assert store._meta("format") == STORE_FORMAT
 
