@@ -259,3 +259,36 @@ def test_an_anonymous_sprt_names_its_pair_by_alias() -> None:
     text = " ".join([box.line, *(f.value for f in box.facts)])
     assert f"{alias['ann']} (candidate) against {alias['bob']} (baseline)" in text
     assert "ann" not in text and "bob" not in text
+
+
+def test_a_moving_class_stays_anonymous(tmp_path: Path) -> None:
+    """A new version, a withdrawal and a refused submission: the versions, the rows out of the
+    standings and the submissions list name no student either."""
+    config = {
+        "name": "Class 4D", "game": "block", "seed": 6, "options": {"single_deal": True},
+        "entrants": ["students/*"], "format": {"players": 2},
+        "ratings": {"draw_probability": 0.01}, "report": {"anonymous": True},
+    }
+    students = tmp_path / "students"
+    for folder in ("quimby-arkwright", "delphine-marrowby", "osgood-penhallow"):
+        shutil.copytree(ROOT / "bots" / "random", students / folder)
+        (students / folder / "bot.toml").write_text(
+            f'name = "{folder}"\ncommand = "python3 main.py"\n', encoding="utf-8")
+    play(tmp_path, config, "class")
+    with open(students / "quimby-arkwright" / "main.py", "a", encoding="utf-8") as f:
+        f.write("# version 2\n")
+    shutil.rmtree(students / "osgood-penhallow")
+    (students / "ysolde-brackwater").mkdir()  # no manifest: refused
+    (students / "ysolde-brackwater" / "main.py").write_text("print('hi')\n", encoding="utf-8")
+    site = play(tmp_path, config, "class")
+    with Store.open(site.store_dir) as store:
+        states = {v.state for v in store.versions()}
+        submissions = store.submissions()
+    assert {"current", "old", "withdrawn"} <= states
+    assert [s.name for s in submissions] == ["ysolde-brackwater"]
+    secrets = [str(tmp_path), "quimby", "arkwright", "delphine", "marrowby", "osgood",
+               "penhallow", "ysolde", "brackwater"]
+    assert leaks(site.site_dir, secrets) == []
+    index = (site.site_dir / "index.html").read_text(encoding="utf-8")
+    assert "a new submission" in index and "withdrawn" in index
+    assert ">v2<" in index.replace(" ", "")  # the version ranked is still shown
