@@ -6,7 +6,9 @@ entrant count and, for an existing store, that it holds this very tournament (sa
 does not hold yet are played by a backend, and each is stored by this (the parent) process as it
 arrives. Running the same command again resumes: a match is stored once or not at all. An SPRT
 (``tournaments.sprt``) plays its matches in batches, in schedule order, and stops at its test's
-verdict, which a resume reaches again from the stored results.
+verdict, which a resume reaches again from the stored results. An adaptive tournament
+(``tournaments.adaptive``) has no schedule in advance: it plans a batch of duplicate sets at a time
+from the results of the batches before it, which a resume replays from the store.
 """
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ from arena.errors import ArenaError, BotError
 from arena.game import SEED_BITS
 from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers
-from tournaments.config import SPRT, ConfigError, TournamentConfig
+from tournaments.adaptive import Plan, Settings, Summary
+from tournaments.config import ADAPTIVE, SPRT, ConfigError, TournamentConfig
 from tournaments.lock import output_lock
 from tournaments.entrants import check_entrant_count, resolve_entrants
 from tournaments.progress import Progress
@@ -65,6 +68,7 @@ class RunResult:
     store: Path
     report: Path | None = None  # the page on_results made of the results (the report's index)
     sprt: SprtSummary | None = None  # where an SPRT's test stands (format type = "sprt")
+    adaptive: Summary | None = None  # where an adaptive tournament stands (type = "adaptive")
 
 
 class ResultsListener(Protocol):
@@ -113,6 +117,12 @@ def _stored_seed(folder: Path) -> int:
     return secrets.randbits(SEED_BITS)
 
 
+def planned_matches(prepared: Prepared) -> int:
+    """The matches of the schedule; at most this many for an adaptive tournament."""
+    f = prepared.config.format
+    return f.max_matches or 0 if f.type == ADAPTIVE else len(prepared.schedule)
+
+
 def schedule_hash(schedule: Schedule) -> str:
     """A fingerprint of who plays whom in which seat on which seed."""
     digest = hashlib.sha256()
@@ -139,7 +149,7 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
         assert config.seed is not None  # prepare() gave the config its seed
         draw = estimate_draw_probability(config.game, config.options, config.format.players,
                                          seed=config.seed)
-    store = Store.create(path, config, prepared.entrants, planned=len(prepared.schedule),
+    store = Store.create(path, config, prepared.entrants, planned=planned_matches(prepared),
                          note=prepared.schedule.note, draw_probability=draw,
                          schedule_hash=schedule_hash(prepared.schedule))
     return store, False
@@ -275,7 +285,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
           on_results: ResultsListener | None = None) -> RunResult:
     done_ids = store.done_ids()
     todo = [m for m in prepared.schedule.matches if m.id not in done_ids]
-    total = len(prepared.schedule)
+    total = planned_matches(prepared)
     done, failures = store.count()
     bar = Progress(total, done, failures, enabled=show)
     test: SequentialTest | None = None
@@ -291,16 +301,21 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         say(f"note: {prepared.schedule.note}")
     if resumed:
         say(f"resuming: {done} of {total} matches already played")
-    if todo and not getattr(backend, "name", "").startswith("dask"):  # a Dask worker builds its own
+    adaptive = prepared.config.format.type == ADAPTIVE  # planned as it goes: no todo list
+    if (todo or adaptive) and not getattr(backend, "name", "").startswith("dask"):  # a Dask worker builds its own
         build_entrants(prepared.bots, say)
     if backend is None:
         per_match = prepared.config.cores_per_match
         n = workers or prepared.config.workers or default_workers(per_match)
-        backend = ProcessBackend(min(n, max(1, len(todo))), cores_per_match=per_match)
+        left = total - done if adaptive else len(todo)
+        backend = ProcessBackend(min(n, max(1, left)), cores_per_match=per_match)
     attach = getattr(backend, "attach", None)
     if attach is not None:  # a backend with warnings and a status of its own (the cluster's)
         attach(say, bar.status)
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
+    plan = _adaptive_plan(prepared, store, stored)
+    if plan is not None:
+        bar.detail = plan.status()
     outcome = "error"
     played = 0
     if on_results is not None:
@@ -311,7 +326,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         with _Interrupts(backend, say) as interrupts:
             bar.draw(force=True)
             stopped = False
-            for batch in _batches(todo, test, stored, batch_size(getattr(backend, "workers", 1))):
+            for batch in _batches(todo, test, stored, batch_size(getattr(backend, "workers", 1)),
+                                  plan):
                 by_id = {m.id: m for m in batch}
                 results = backend.run(prepared.job(m) for m in batch)
                 try:
@@ -325,10 +341,13 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                                         wall_ms=finished.wall_ms, worker=finished.worker,
                                         run_id=run_id)
                         played += 1
-                        if test is not None:
+                        if test is not None or plan is not None:
                             stored[match.id] = Played(match.seats, finished.record.ranks)
+                        if test is not None:
                             test.advance(stored)
                             bar.detail = test.status()
+                        if plan is not None and plan.advance(stored) is None:
+                            bar.detail = plan.status()
                         if on_results is not None:
                             on_results.changed()
                         bar.advance(sum(1 for s in finished.record.statuses if s.status != "ok"))
@@ -336,10 +355,11 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                     close = getattr(results, "close", None)
                     if close is not None:
                         close()
-                if by_id or (test is not None and interrupts.count):
+                if by_id or ((test is not None or plan is not None) and interrupts.count):
                     stopped = True
                     break
-            finished_test = test is not None and test.finished
+            finished_test = (test is not None and test.finished) or (plan is not None
+                                                                      and plan.stop is not None)
             outcome = "stopped" if stopped and not finished_test else "complete"
     except KeyboardInterrupt:
         outcome = "aborted"
@@ -363,13 +383,36 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     done, failures = store.count()
     summary = (test.summary(prepared.entrants[0].name, prepared.entrants[1].name)
                if test is not None else None)
-    return RunResult(outcome, played, done, total, failures, store.path, report, summary)
+    standing = plan.summary({e.id: e.name for e in prepared.entrants}) if plan is not None else None
+    return RunResult(outcome, played, done, total, failures, store.path, report, summary, standing)
+
+
+def _adaptive_plan(prepared: Prepared, store: Store, stored: dict[int, Any]) -> Plan | None:
+    """An adaptive tournament's plan, replayed from the stored results (put into ``stored``);
+    its batch size follows the workers of the tournament's first run, whatever this one has."""
+    config = prepared.config
+    if config.format.type != ADAPTIVE:
+        return None
+    assert config.seed is not None  # prepare() gave the config its seed
+    stored.update((r.id, Played(r.seats, r.ranks)) for r in store.iter_matches())
+    plan = Plan(Settings.of(config.format, config.seed, store.runs()[0]["workers"]),
+                tuple(e.id for e in prepared.entrants))
+    try:
+        plan.advance(stored)
+    except ArenaError as exc:
+        raise ConfigError(f"output folder {str(prepared.output)!r}: {exc}") from None
+    return plan
 
 
 def _batches(todo: list[ScheduledMatch], test: SequentialTest | None, stored: dict[int, Played],
-             size: int) -> Iterator[list[ScheduledMatch]]:
+             size: int, plan: Plan | None = None) -> Iterator[list[ScheduledMatch]]:
     """What to play: every match left at once; for an SPRT, the next ``size`` matches left in
-    schedule order, for as long as the test has no verdict (it looks after every batch)."""
+    schedule order, for as long as the test has no verdict (it looks after every batch); for an
+    adaptive tournament, what is left of its current batch until it is over."""
+    if plan is not None:
+        while plan.advance(stored) is None:
+            yield plan.left(stored)
+        return
     if test is None:
         yield todo
         return
