@@ -9,8 +9,9 @@ entrant of its table the same luck in turn; each entrant's performance in a matc
 + its seat's luck + N(0, 1) noise, and the ranks follow the performances. The true score rate of A
 against B is then ``Φ((s_A − s_B) / 2)`` (``gap`` 0.6: 61.8 % between neighbouring classes).
 
-Which entrant holds which strength is shuffled per seed. A ranking is *right* when no entrant stands above one whose true score against it is beyond
-``0.5 + margin``: equal entrants may stand in either order. For each field and seed:
+Which entrant holds which strength is shuffled per seed. A ranking is *right* when no entrant
+stands above one whose true score against it is beyond ``0.5 + margin``: equal entrants may stand
+in either order. For each field and seed:
 
 - **adaptive**: the real planner (``tournaments.adaptive.Plan``, confidence 0.95, margin 0.05,
   batches of ``batch_sets(4 workers)``) plays until it stops; its matches, whether its final

@@ -25,10 +25,12 @@ from arena.options import parse_assignments
 from arena.referee import TimeControl
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
-from tournaments.config import ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
+from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.replay import replay_match
-from tournaments.run import RunResult, ResultsListener, prepare, run_tournament
+from tournaments.run import RunResult, ResultsListener, planned_matches, prepare, run_tournament
+from tournaments.adaptive import Summary
+from tournaments.adaptive import store_summary as adaptive_summary
 from tournaments.sprt import store_summary
 from tournaments.store import Store, store_path
 
@@ -203,8 +205,8 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
         check_output_folder(config.output_dir, "the config's 'output'")
     prepared = prepare(config, output)
     click.echo(config.describe())
-    most = "at most " if config.format.type == SPRT else ""
-    click.echo(f"{len(prepared.entrants)} entrants, {most}{len(prepared.schedule)} matches; "
+    most = "at most " if config.format.type in (SPRT, ADAPTIVE) else ""
+    click.echo(f"{len(prepared.entrants)} entrants, {most}{planned_matches(prepared)} matches; "
                f"results in {prepared.output}")
     address = cluster if cluster is not None else config.cluster
     if address is not None:
@@ -214,14 +216,15 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
                                 on_results=results_listener(prepared.output))
     except KeyboardInterrupt:
         done = _stored_count(prepared.output)
-        click.echo(f"stopped at once: {done} of {len(prepared.schedule)} matches stored; "
+        click.echo(f"stopped at once: {done} of {planned_matches(prepared)} matches stored; "
                    "run the same command to resume", err=True)
         sys.exit(130)
     if result.outcome != "complete":
         click.echo(f"stopped: {result.done} of {result.total} matches played; "
                    "run the same command to resume", err=True)
-        if result.sprt is not None:
-            click.echo(result.sprt.line())
+        for summary in (result.sprt, result.adaptive):
+            if summary is not None:
+                click.echo(summary.line())
         sys.exit(130)
     click.echo(f"played {result.played} matches ({result.done} of {most}{result.total} done, "
                f"{result.failures} failed seats)")
@@ -231,6 +234,9 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
         click.echo(f"report: {Path(result.report).resolve()}  (open it in a browser)")
     if result.sprt is not None:  # an SPRT ends with its verdict
         click.echo(result.sprt.line())
+    if result.adaptive is not None:  # an adaptive tournament with its neighbours and its stop
+        click.echo("")
+        click.echo(_adaptive_text(result.adaptive))
     return result
 
 
@@ -258,6 +264,8 @@ def _print_ratings(output: Path, verdict: bool = True) -> None:
         ratings = compute_ratings(store)
         note = store.schedule_note
         summary = store_summary(store, config) if verdict and config.format.type == SPRT else None
+        settled = (adaptive_summary(store) if verdict and config.format.type == ADAPTIVE
+                   else None)
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
                f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma)")
@@ -271,6 +279,16 @@ def _print_ratings(output: Path, verdict: bool = True) -> None:
     if summary is not None:
         click.echo("")
         click.echo(summary.line())
+    if settled is not None:
+        click.echo("")
+        click.echo(_adaptive_text(settled))
+
+
+def _adaptive_text(summary: Summary) -> str:
+    """The ranking's neighbour pairs, one a line, then the stop (the last line)."""
+    lines = ["neighbour pairs of the ranking (the adaptive format's stopping rule):"]
+    lines += [f"  {visible_line(summary.pair_text(p))}" for p in summary.pairs]
+    return "\n".join([*lines, summary.line()])
 
 
 def _result_line(record: Any) -> str:

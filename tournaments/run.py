@@ -430,5 +430,5 @@ def _check_record(match: ScheduledMatch, record: MatchRecord, prepared: Prepared
                            f"(seed {record.seed}, seats {[s['name'] for s in record.seats]})")
 
 
-__all__ = ["Prepared", "RunResult", "ResultsListener", "prepare", "open_store", "run_tournament",
+__all__ = ["Prepared", "RunResult", "ResultsListener", "planned_matches", "prepare", "open_store", "run_tournament",
            "STORE_NAME"]
