@@ -97,6 +97,7 @@ class TournamentData:
     initial_sigma: float = 25.0 / 3
     duplicate: bool = True  # the matches of a duplicate set share their seed (one set per match if not)
     sprt: Any = None  # a tournaments.sprt.SprtSummary: where the test of format "sprt" stands
+    adaptive: Any = None  # a tournaments.adaptive.Summary: format "adaptive"'s stop and neighbours
 
     @property
     def num_players(self) -> int:

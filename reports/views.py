@@ -123,6 +123,7 @@ class PairRow:
     elo: str          # "+29.3 ± 35.6"
     p_above: str      # "93.1%"
     pending: int      # sets begun and not finished: not counted yet
+    rule: str = ""    # format "adaptive", neighbours in its ranking: "ordered at 97.2%", …
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,17 @@ class SprtBox:
     facts: list[Fact]
     counts: list[tuple[str, int]]  # (points of 2, pairs), the pentanomial
     verdict: str      # "h1", "h0" or "none": the box's colour
+
+
+@dataclass(frozen=True)
+class AdaptiveBox:
+    """Where an adaptive tournament stopped, and each pair of neighbours in its ranking."""
+
+    headline: str     # "Adaptive: ranking settled"
+    line: str         # the run's last line, in full
+    facts: list[Fact]
+    pairs: list[tuple[str, str, str, str]]  # (upper, lower, state, its confidence and evidence)
+    settled: bool
 
 
 @dataclass(frozen=True)
@@ -174,6 +186,7 @@ class IndexView:
     failed_total: int
     live: str | None = None  # the note of a report refreshed while the tournament runs
     sprt: SprtBox | None = None  # format "sprt": the test's verdict
+    adaptive: AdaptiveBox | None = None  # format "adaptive": its stop and its neighbour pairs
 
 
 # ----- per bot -----------------------------------------------------------------------------------
