@@ -14,7 +14,7 @@ stands above one whose true score against it is beyond ``0.5 + margin``: equal e
 in either order. For each field and seed:
 
 - **adaptive**: the real planner (``tournaments.adaptive.Plan``, confidence 0.95, margin 0.05,
-  batches of ``batch_sets(4 workers)``) plays until it stops; its matches, whether its final
+  batches of ``batch_sets(--workers)``, 4 by default) plays until it stops; its matches, whether its final
   ranking is right, and every neighbour pair's claim at the stop (*ordered* is wrong when the lower
   one is truly at least as strong, *level* when the true rate is outside 0.5 ± margin);
 - **round-robin**: round after round (every table, every rotation, one deal per set), ranked by
@@ -85,10 +85,10 @@ class Result:
 class Run:
     """One adaptive run: its ranking after every batch, its stop, its claims."""
 
-    def __init__(self, field: Field, seed: int) -> None:
+    def __init__(self, field: Field, seed: int, workers: int) -> None:
         size, k = len(field.strength), field.players
         settings = Settings(k, CONFIDENCE, MARGIN, MAX_ROUNDS * round_robin_matches(size, k),
-                            seed, batch_sets(4, k))
+                            seed, batch_sets(workers, k))
         rng = random.Random(derive_seed(seed, "benchmark-outcomes"))
         plan = Plan(settings, tuple(range(size)))
         results: dict[int, Result] = {}
@@ -159,12 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="8,16,40", help="field sizes (default 8,16,40)")
     parser.add_argument("--seeds", type=int, default=100, help="seeds per size (default 100)")
     parser.add_argument("--players", type=int, default=2, help="players per table (default 2)")
+    parser.add_argument("--workers", type=int, default=4,
+                        help="workers the batch size is made for (default 4)")
     parser.add_argument("--gap", type=float, default=0.6,
                         help="strength between neighbouring classes (default 0.6)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"confidence {CONFIDENCE}, margin {MARGIN}, {args.players} players, gap {args.gap}, "
-          f"{args.seeds} seeds per size")
+          f"batches of {batch_sets(args.workers, args.players)} sets, {args.seeds} seeds per size")
     print(f"{'':>8} {'matches to rank right in 95%':^40} {'the stopping rule':^42}")
     print(f"{'entrants':>8} {'adaptive':>9} {'round-robin':>20} {'ratio':>6} {'matches':>8} "
           f"{'ratio':>6} {'right':>6} {'max hit':>7} {'wrong claims':>18} {'seconds':>8}")
@@ -172,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.monotonic()
         seeds = list(range(1, args.seeds + 1))
         fields = [Field(size, args.gap, args.players, seed) for seed in seeds]
-        runs = [Run(field, seed) for field, seed in zip(fields, seeds)]
+        runs = [Run(field, seed, args.workers) for field, seed in zip(fields, seeds)]
         accuracy = round_robin_accuracy(fields, seeds)
         rounds = next((i + 1 for i, a in enumerate(accuracy) if a >= TARGET), None)
         per_round = round_robin_matches(size, args.players)
