@@ -155,17 +155,21 @@ def _ratio(x: float | None, base: int | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global MARGIN
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="8,16,40", help="field sizes (default 8,16,40)")
     parser.add_argument("--seeds", type=int, default=100, help="seeds per size (default 100)")
     parser.add_argument("--players", type=int, default=2, help="players per table (default 2)")
+    parser.add_argument("--margin", type=float, default=MARGIN,
+                        help="the format's margin, and the truth's (default 0.05)")
     parser.add_argument("--workers", type=int, default=4,
                         help="workers the batch size is made for (default 4)")
     parser.add_argument("--gap", type=float, default=0.6,
                         help="strength between neighbouring classes (default 0.6)")
     args = parser.parse_args(argv)
+    MARGIN = args.margin
     sizes = [int(s) for s in args.sizes.split(",")]
-    print(f"confidence {CONFIDENCE}, margin {MARGIN}, {args.players} players, gap {args.gap}, "
+    print(f"confidence {CONFIDENCE}, margin {MARGIN:g}, {args.players} players, gap {args.gap}, "
           f"batches of {batch_sets(args.workers, args.players)} sets, {args.seeds} seeds per size")
     print(f"{'':>8} {'matches to rank right in 95%':^40} {'the stopping rule':^42}")
     print(f"{'entrants':>8} {'adaptive':>9} {'round-robin':>20} {'ratio':>6} {'matches':>8} "

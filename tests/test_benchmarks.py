@@ -47,3 +47,14 @@ def test_the_startup_benchmarks_hello_names_the_game_with_its_resolved_options(n
     game = get_game(name)
     assert message["game"] == name and message["num_players"] == 2
     assert options_from_dict(game, message["options"]) == game.make_options(2)
+
+
+def test_the_adaptive_benchmark_compares_with_the_round_robin_on_a_small_field():
+    """A smoke size of benchmarks/adaptive.py (the real planner against simulated fields)."""
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "adaptive.py"), "--sizes", "4",
+                          "--seeds", "3", "--margin", "0.2"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    row = run.stdout.strip().splitlines()[-1].split()
+    assert row[0] == "4" and "rounds," in run.stdout.splitlines()[-1], run.stdout
+    assert "margin 0.2" in run.stdout.splitlines()[0]
