@@ -120,7 +120,7 @@ def _stored_seed(folder: Path) -> int:
 def planned_matches(prepared: Prepared) -> int:
     """The matches of the schedule; at most this many for an adaptive tournament."""
     f = prepared.config.format
-    return f.max_matches or 0 if f.type == ADAPTIVE else len(prepared.schedule)
+    return (f.max_matches or 0) if f.type == ADAPTIVE else len(prepared.schedule)
 
 
 def schedule_hash(schedule: Schedule) -> str:
