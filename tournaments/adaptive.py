@@ -211,18 +211,20 @@ def fit_elo(entrants: Sequence[int], tally: Tally,
             opponents[b].append((a, n))
             wins[a] += tally.points[(a, b)]
             wins[b] += tally.points[(b, a)]
+    gamma = {e: math.exp(theta[e]) for e in ids}
     for _ in range(FIT_ITERATIONS):
         worst = 0.0
         for e in ids:
-            t = theta[e]
-            p = 1 / (1 + math.exp(-t))  # against the virtual entrant
+            g = gamma[e]
+            p = g / (g + 1)  # against the virtual entrant
             grad, curve = wins[e] - p, p * (1 - p)
             for o, n in opponents[e]:
-                p = 1 / (1 + math.exp(theta[o] - t))
+                p = g / (g + gamma[o])
                 grad -= n * p
                 curve += n * p * (1 - p)
             step = max(-MAX_STEP, min(MAX_STEP, grad / curve))
-            theta[e] = t + step
+            theta[e] += step
+            gamma[e] = math.exp(theta[e])
             worst = max(worst, abs(step))
         if worst < FIT_TOLERANCE:
             break
