@@ -1,5 +1,6 @@
 """An adaptive tournament on a real Dask ``LocalCluster`` plans and stores what the local pool
-does: the same batches of duplicate sets, match for match, and the same stop."""
+does: the same batches of duplicate sets, match for match, and the same stop (with a bot that
+always crashes in the field)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -30,5 +31,6 @@ def test_the_cluster_plays_the_adaptive_plan_of_the_local_pool(tmp_path: Path, c
         remote = run_tournament(prepare(config, tmp_path / "dask"), backend=backend,
                                 progress=False)
     assert local.adaptive is not None and remote.adaptive == local.adaptive
+    assert local.adaptive.ranking[-1] == "crash"  # a bot that always fails ranks last
     assert remote.outcome == local.outcome == "complete" and remote.done == local.done > 0
     assert comparable_rows(tmp_path / "dask") == comparable_rows(tmp_path / "local")
