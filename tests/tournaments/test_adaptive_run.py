@@ -67,6 +67,10 @@ def test_greedy_and_its_copy_settle_level_above_random(field: dict[str, Any]) ->
     assert summary.line() == last  # the store replays to the run's own standing
     ratings = CliRunner().invoke(cli, ["ratings", str(field["root"] / "reference")])
     assert ratings.exit_code == 0 and ratings.output.strip().splitlines()[-1] == last
+    # settled before max_matches: no deal is to come, so the seed may be published
+    report = CliRunner().invoke(cli, ["report", str(field["root"] / "reference"), "--reveal-seed"])
+    assert report.exit_code == 0, report.output
+    assert "<dd>7</dd>" in (field["root"] / "reference" / "site" / "index.html").read_text()
 
 
 @pytest.mark.slow
