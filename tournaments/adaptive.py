@@ -134,8 +134,11 @@ class PairState:
     @property
     def shown(self) -> float:
         """The confidence of the state shown (the larger one while in doubt)."""
-        return self.level if self.state == LEVEL else max(self.ordered, self.level) \
-            if self.state == IN_DOUBT else self.ordered
+        if self.state == ORDERED:
+            return self.ordered
+        if self.state == LEVEL:
+            return self.level
+        return max(self.ordered, self.level)
 
 
 def pair_state(above: int, below: int, scores: Sequence[float], confidence: float,
