@@ -14,10 +14,11 @@ Elo. Equal Elo (to a thousandth) is ordered by entrant id.
 own meetings count: the *duplicate sets* at whose table both sat, complete (every rotation played).
 Their score rate in a set is the upper one's points against the lower one over the set's matches
 (``tournaments.stats``: the pentanomial for two players). The interval on the pair's score rate is
-a *confidence sequence* (Robbins' normal mixture): it covers the true rate at ``confidence`` at
+a *confidence sequence* (Robbins' normal mixture, ``tournaments.stats``): it covers the true rate at ``confidence`` at
 every look at once, so looking after every batch and stopping when it settles does not raise the
 error rate, as repeated fixed-size intervals would. The spread is the sets' observed variance,
-with two pseudo-sets of variance 1/8 added so that a few equal results are not taken as certainty.
+with two pseudo-sets of variance 1/8 added so that a few equal results are not taken as certainty
+(the sequence's guarantee is for a known variance: with the observed one it is approximate).
 
 **The stopping rule.** A neighbour pair is *ordered* when the interval lies above ½, *level* when
 it lies inside ½ ± ``margin``; the run stops, *settled*, when every neighbour pair is one or the
@@ -45,17 +46,13 @@ from arena.errors import ArenaError
 from tournaments.config import FormatConfig
 from tournaments.schedule import ScheduledMatch
 from tournaments.seeds import deal_seed
-from tournaments.stats import points
+from tournaments.stats import bradley_terry_elo, points, sequence_confidence, sequence_half_width
 
 MATCHES_PER_WORKER = 4    # a batch: about this many matches for each match played at once
 PRIOR_SETS = 2.0          # pseudo-sets added to each pair's spread ...
 PRIOR_VARIANCE = 0.125    # ... of this variance (a set of two independent even matches)
-TIGHT_SETS = 30           # the confidence sequence is tuned to be narrowest around this many sets
 ORDERED, LEVEL, IN_DOUBT = "ordered", "level", "in doubt"
 SETTLED, MAX_MATCHES = "settled", "max_matches"
-FIT_TOLERANCE = 1e-9     # Newton steps (natural log of the strength) smaller than this: done
-FIT_ITERATIONS = 200
-MAX_STEP = 2.0           # no Newton step larger than this (a safeguard far from the optimum)
 
 
 class Met(NamedTuple):
@@ -95,27 +92,6 @@ def round_robin_matches(entrants: int, players: int) -> int:
 
 # ----- the pair statistics ----------------------------------------------------------------------
 
-def _log_term(n: float, alpha: float) -> float:
-    return math.log(1 + n / TIGHT_SETS) + 2 * math.log(2 / alpha)
-
-
-def half_width(sets: int, variance: float, confidence: float) -> float:
-    """Half the width of the confidence sequence on a mean of ``sets`` set scores."""
-    if sets == 0:
-        return math.inf
-    total = sets * variance + variance * TIGHT_SETS
-    return math.sqrt(total * _log_term(sets, 1 - confidence)) / sets
-
-
-def confidence_at(sets: int, variance: float, width: float) -> float:
-    """The confidence whose half-width is ``width`` (0 when none is that narrow)."""
-    if sets == 0 or width <= 0:
-        return 0.0
-    total = sets * variance + variance * TIGHT_SETS
-    log_alpha = -((width * sets) ** 2 / total - math.log(1 + sets / TIGHT_SETS)) / 2
-    return min(1.0, max(0.0, 1 - 2 * math.exp(log_alpha)))
-
-
 @dataclass(frozen=True)
 class PairState:
     """Two neighbours of the ranking: the upper one's score rate against the lower one in the
@@ -150,9 +126,9 @@ def pair_state(above: int, below: int, scores: Sequence[float], confidence: floa
     mean = sum(scores) / n
     variance = ((sum((x - mean) ** 2 for x in scores) + PRIOR_SETS * PRIOR_VARIANCE)
                 / (n + PRIOR_SETS))
-    h = half_width(n, variance, confidence)
-    ordered = confidence_at(n, variance, mean - 0.5)
-    level = confidence_at(n, variance, margin - abs(mean - 0.5))
+    h = sequence_half_width(n, variance, confidence)
+    ordered = sequence_confidence(n, variance, mean - 0.5)
+    level = sequence_confidence(n, variance, margin - abs(mean - 0.5))
     state = ORDERED if mean - h > 0.5 else LEVEL if abs(mean - 0.5) + h < margin else IN_DOUBT
     return PairState(above, below, n, mean, max(0.0, mean - h), min(1.0, mean + h), ordered, level,
                      state)
@@ -198,42 +174,6 @@ class Tally:
         return [1 - x for x in self.sets.get((b, a), [])]
 
 
-def fit_elo(entrants: Sequence[int], tally: Tally,
-            start: Mapping[int, float] | None = None) -> dict[int, float]:
-    """Bradley–Terry Elo by maximum likelihood, one drawn match against a virtual entrant of Elo 0
-    each (Newton steps entrant by entrant, a concave likelihood); ``start``: a fit to begin from."""
-    ids = list(entrants)
-    known = set(ids)
-    scale = 400 / math.log(10)
-    theta = {e: (start or {}).get(e, 0.0) / scale for e in ids}
-    opponents: dict[int, list[tuple[int, int]]] = {e: [] for e in ids}
-    wins = {e: 0.5 for e in ids}
-    for (a, b), n in tally.games.items():
-        if a in known and b in known:
-            opponents[a].append((b, n))
-            opponents[b].append((a, n))
-            wins[a] += tally.points[(a, b)]
-            wins[b] += tally.points[(b, a)]
-    gamma = {e: math.exp(theta[e]) for e in ids}
-    for _ in range(FIT_ITERATIONS):
-        worst = 0.0
-        for e in ids:
-            g = gamma[e]
-            p = g / (g + 1)  # against the virtual entrant
-            grad, curve = wins[e] - p, p * (1 - p)
-            for o, n in opponents[e]:
-                p = g / (g + gamma[o])
-                grad -= n * p
-                curve += n * p * (1 - p)
-            step = max(-MAX_STEP, min(MAX_STEP, grad / curve))
-            theta[e] += step
-            gamma[e] = math.exp(theta[e])
-            worst = max(worst, abs(step))
-        if worst < FIT_TOLERANCE:
-            break
-    return {e: scale * theta[e] for e in ids}
-
-
 @dataclass(frozen=True)
 class Standing:
     """The ranking after some results, and every neighbour pair's state."""
@@ -253,7 +193,7 @@ class Standing:
 
 def standing(entrants: Sequence[int], tally: Tally, confidence: float, margin: float,
              start: Mapping[int, float] | None = None) -> Standing:
-    elo = fit_elo(entrants, tally, start)
+    elo = bradley_terry_elo(entrants, tally.games, tally.points, start)
     ranking = tuple(sorted(entrants, key=lambda e: (-round(elo[e], 3), e)))
     pairs = tuple(pair_state(a, b, tally.rates(a, b), confidence, margin)
                   for a, b in zip(ranking, ranking[1:]))
@@ -451,5 +391,5 @@ def store_summary(store: Any) -> Summary:
 
 __all__ = ["IN_DOUBT", "LEVEL", "MAX_MATCHES", "ORDERED", "SETTLED", "Met", "PairState", "Plan",
            "Settings", "Standing", "Summary", "Tally", "batch_sets", "choose_tables",
-           "confidence_at", "fit_elo", "half_width", "make_matches", "pair_state", "replay",
+           "make_matches", "pair_state", "replay",
            "round_robin_matches", "standing", "standing_of", "store_summary"]

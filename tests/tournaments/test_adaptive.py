@@ -16,10 +16,12 @@ from arena.bots import bundled_bots
 from arena.cli import cli
 from tournaments.adaptive import (
     IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, SETTLED, Met, Plan, Settings, Tally, batch_sets,
-    choose_tables, confidence_at, half_width, pair_state, replay, standing, standing_of)
+    choose_tables, pair_state, replay, standing, standing_of)
 from tournaments.config import load_config
 from tournaments.schedule import make_schedule
 from tournaments.seeds import deal_seed
+from tournaments.stats import sequence_confidence as confidence_at
+from tournaments.stats import sequence_half_width as half_width
 
 from .conftest import small_config, write_config
 
