@@ -1,6 +1,7 @@
 """How many matches does an adaptive tournament need, against a round-robin, to rank a field right?
 
     python benchmarks/adaptive.py [--sizes 8,16,40] [--seeds 100] [--players 2] [--gap 0.6]
+                                  [--margin 0.05] [--workers 4]
 
 Simulated fields, no bot processes: entrant ``i`` has a known strength, in classes ``gap`` apart
 with ties (every third class holds two equal entrants). A match is drawn from a model of duplicate
@@ -13,17 +14,20 @@ Which entrant holds which strength is shuffled per seed. A ranking is *right* wh
 stands above one whose true score against it is beyond ``0.5 + margin``: equal entrants may stand
 in either order. For each field and seed:
 
-- **adaptive**: the real planner (``tournaments.adaptive.Plan``, confidence 0.95, margin 0.05,
-  batches of ``batch_sets(--workers)``, 4 by default) plays until it stops; its matches, whether its final
-  ranking is right, and every neighbour pair's claim at the stop (*ordered* is wrong when the lower
-  one is truly at least as strong, *level* when the true rate is outside 0.5 ± margin);
+- **adaptive**: the real planner (``tournaments.adaptive.Plan``, confidence 0.95, ``--margin``,
+  batches of ``batch_sets(--workers)``) plays until it stops; whether its ranking is right after
+  each batch, its matches at the stop, and every neighbour pair's claim there (*ordered* is wrong
+  when the lower one is truly at least as strong, *level* when the true rate is outside
+  0.5 ± margin);
 - **round-robin**: round after round (every table, every rotation, one deal per set), ranked by
   total points (the maximum-likelihood order of a complete round-robin); the first number of
   rounds at which at least 95 % of the seeds rank the field right.
 
-It prints, per size, the adaptive's mean matches and its share of the round-robin's, its rate of
-right rankings, its wrong claims against what 95 % promises, and how often ``max_matches`` (the
-matches of 40 round-robin rounds) stopped it first. The same command prints the same figures.
+It prints, per size: the fewest matches after which 95 % of the seeds rank the field right, for
+the adaptive (as it goes) and the round-robin, and their ratio; then the adaptive's mean matches
+at its stop (and their ratio to that round-robin's), its rate of right rankings there, how often
+``max_matches`` (the matches of 40 round-robin rounds) stopped it, and its wrong claims against
+what 95 % promises. The same command prints the same figures.
 """
 from __future__ import annotations
 
