@@ -61,7 +61,9 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
             from reports.anonymous import anonymise, write_aliases
             data, aliases = anonymise(data, opened.report_settings()["alias_key"])
             write_aliases(output_dir, aliases)
-        if reveal_seed and data.planned is not None and len(data.matches) < data.planned:
+        over = data.adaptive is not None and data.adaptive.stop is not None  # no deal to come
+        if reveal_seed and data.planned is not None and len(data.matches) < data.planned \
+                and not over:
             raise ArenaError(f"{output_dir}: {len(data.matches)} of {data.planned} matches played; "
                              "the seed stays secret until every match is played (anyone who knew "
                              "it could work out the deals still to come)")

@@ -137,6 +137,7 @@ class TournamentData:
     references: frozenset[int] = frozenset()  # entrants marked reference = true: the grade bars
     anonymous: bool = False  # names and folders replaced by aliases (reports.anonymous)
     submissions: list[SubmissionInfo] = field(default_factory=list)  # not admitted, and why
+    adaptive: Any = None  # a tournaments.adaptive.Summary: format "adaptive"'s stop and neighbours
 
     @property
     def num_players(self) -> int:

@@ -17,7 +17,7 @@ from reports.data import MatchInfo, Standing, TournamentData
 from tournaments.stats import p_above, pair_counts
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
-    LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, SprtBox,
+    LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, SprtBox, AdaptiveBox,
     IndexView, OpponentRow, FailureGroup, FailureExample, FailureDetail, BotView, BotMatchesView,
     MatchListView, FieldRow, SubmissionRow, VersionRow,
 )
@@ -185,12 +185,36 @@ class SiteModel:
                          if e.state != "current"],
             submissions=[SubmissionRow(x.name, x.seen_at[:19].replace("T", " "), x.reason,
                                        x.stderr_tail) for x in d.submissions],
+            adaptive=self.adaptive_box(),
         )
 
     def _earlier_text(self) -> str:
         earlier = len(self.played) - len(self.rated)
         return (f" (and {thousands(earlier)} by earlier versions or bots now out, kept but not "
                 "rated)") if earlier else ""
+
+    def adaptive_box(self) -> AdaptiveBox | None:
+        """An adaptive tournament's stop and its ranking's neighbour pairs (format "adaptive")."""
+        t = self.data.adaptive
+        if t is None:
+            return None
+        rounds = t.matches / t.round_robin if t.round_robin else 0.0
+        facts = [
+            Fact("Stopped", {"settled": "settled: every neighbour pair ordered or level",
+                             "max_matches": f"max_matches ({thousands(t.max_matches)}) reached"}
+                 .get(t.stop, "not yet")),
+            Fact("Matches", f"{thousands(t.matches)}, {rounds:.2f} times the "
+                            f"{thousands(t.round_robin)} of one round-robin round of this field"),
+            Fact("Ranking", " > ".join(t.ranking)),
+        ]
+        pairs = []
+        for p in t.pairs:
+            evidence = ("no set yet" if p.score is None else
+                        f"{100 * p.shown:.1f}%; {p.sets} sets, score {100 * p.score:.1f}% "
+                        f"({100 * p.low:.1f}–{100 * p.high:.1f}%)")
+            pairs.append((t.names[p.above], t.names[p.below], p.state, evidence))
+        return AdaptiveBox(headline=t.headline, line=t.line(), facts=facts, pairs=pairs,
+                           settled=t.stop == "settled")
 
     def sprt_box(self) -> SprtBox | None:
         """The sequential test's verdict (format "sprt"), as the run's last line says it."""
@@ -365,6 +389,12 @@ class SiteModel:
     def pair_rows(self) -> list[PairRow]:
         """Every pair that met, the higher-ranked first (tournaments.stats)."""
         counts = pair_counts(self.rated, self.set_size)  # among the current versions
+        rules = {}
+        if self.data.adaptive is not None:  # the stopping rule's view of neighbour pairs
+            t = self.data.adaptive
+            for p in t.pairs:
+                rules[(p.above, p.below)] = rules[(p.below, p.above)] = (
+                    f"{p.state} at {100 * p.shown:.1f}%" if p.score is not None else p.state)
         rows = []
         for i, a in enumerate(self.ranked):
             for b in self.ranked[i + 1:]:
@@ -381,7 +411,7 @@ class SiteModel:
                                                 f"{100 * e.score_high:.1f}%)"),
                     elo="—" if e is None else f"{e.elo:+.0f} ± {e.elo_margin:.0f}",
                     p_above="—" if above is None else f"{100 * above:.1f}%",
-                    pending=pc.incomplete))
+                    pending=pc.incomplete, rule=rules.get((a, b), "")))
         return rows
 
     # -- match lists ------------------------------------------------------------------------------

@@ -90,6 +90,15 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
             del details["rounds"], details["duplicate deals"]  # duplicate pairs, no rounds
             details["test"] = (f"elo0 {sprt.elo0:g}, elo1 {sprt.elo1:g}, alpha {sprt.alpha:g}, "
                                f"beta {sprt.beta:g}, at most {sprt.max_matches} matches")
+        adaptive = None
+        if fmt.get("type") == "adaptive":
+            from tournaments.adaptive import store_summary as adaptive_summary
+
+            adaptive = adaptive_summary(store)
+            del details["rounds"], details["duplicate deals"]  # duplicate sets, no rounds
+            details["stopping rule"] = (f"confidence {adaptive.confidence:g} per neighbour pair, "
+                                        f"margin {adaptive.margin:g}, at most "
+                                        f"{adaptive.max_matches} matches")
         data = TournamentData(
             name=cfg.get("name") or "Tournament",
             game=cfg.get("game", ""),
@@ -111,6 +120,7 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
             references=frozenset(report.get("references", ())),
             anonymous=bool(report.get("anonymous", False)),
             submissions=submissions,
+            adaptive=adaptive,
         )
     except BaseException:
         store.close()

@@ -158,6 +158,7 @@ class PairRow:
     elo: str          # "+29.3 ± 35.6"
     p_above: str      # "93.1%"
     pending: int      # sets begun and not finished: not counted yet
+    rule: str = ""    # format "adaptive", neighbours in its ranking: "ordered at 97.2%", …
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,17 @@ class SprtBox:
     facts: list[Fact]
     counts: list[tuple[str, int]]  # (points of 2, pairs), the pentanomial
     verdict: str      # "h1", "h0" or "none": the box's colour
+
+
+@dataclass(frozen=True)
+class AdaptiveBox:
+    """Where an adaptive tournament stopped, and each pair of neighbours in its ranking."""
+
+    headline: str     # "Adaptive: ranking settled"
+    line: str         # the run's last line, in full
+    facts: list[Fact]
+    pairs: list[tuple[str, str, str, str]]  # (upper, lower, state, its confidence and evidence)
+    settled: bool
 
 
 @dataclass(frozen=True)
@@ -211,6 +223,7 @@ class IndexView:
     sprt: SprtBox | None = None  # format "sprt": the test's verdict
     out_of_play: list[FieldRow] = field(default_factory=list)  # withdrawn and suspended bots
     submissions: list[SubmissionRow] = field(default_factory=list)  # not admitted, and why
+    adaptive: AdaptiveBox | None = None  # format "adaptive": its stop and its neighbour pairs
 
 
 # ----- per bot -----------------------------------------------------------------------------------

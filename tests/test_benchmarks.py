@@ -59,3 +59,12 @@ def test_one_new_version_plays_its_share_and_no_more():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "matches played for the new version: 6 (needed 6)" in run.stdout
     assert "2/4 of the schedule: 6 -> equal" in run.stdout
+def test_the_adaptive_benchmark_compares_with_the_round_robin_on_a_small_field():
+    """A smoke size of benchmarks/adaptive.py (the real planner against simulated fields)."""
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "adaptive.py"), "--sizes", "4",
+                          "--seeds", "3", "--margin", "0.2"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    row = run.stdout.strip().splitlines()[-1].split()
+    assert row[0] == "4" and "rounds," in run.stdout.splitlines()[-1], run.stdout
+    assert "margin 0.2" in run.stdout.splitlines()[0]

@@ -25,11 +25,13 @@ from arena.options import parse_assignments
 from arena.referee import TimeControl
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
+from tournaments.adaptive import Summary
+from tournaments.adaptive import store_summary as adaptive_summary
 from tournaments.aliases import draw_aliases
-from tournaments.config import ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
+from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
 from tournaments.replay import replay_match
-from tournaments.run import Prepared, RunResult, ResultsListener, prepare, run_tournament
+from tournaments.run import Prepared, RunResult, ResultsListener, planned_matches, prepare, run_tournament
 from tournaments.sprt import store_summary
 from tournaments.store import Entrant, Store, Version, store_path
 from tournaments.watch import DEFAULT_INTERVAL, DEFAULT_SETTLE, watch
@@ -221,12 +223,12 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
         check_output_folder(config.output_dir, "the config's 'output'")
     prepared = prepare(config, output)
     click.echo(config.describe())
-    most = "at most " if config.format.type == SPRT else ""
+    most = "at most " if config.format.type in (SPRT, ADAPTIVE) else ""
     if Store.is_initialised(store_path(prepared.output)):  # a resume: the field may have moved
         click.echo(f"{len(prepared.entrants)} bots in the entrants' folders; results in "
                    f"{prepared.output}")
     else:
-        click.echo(f"{len(prepared.entrants)} entrants, {most}{len(prepared.schedule)} matches; "
+        click.echo(f"{len(prepared.entrants)} entrants, {most}{planned_matches(prepared)} matches; "
                    f"results in {prepared.output}")
     address = cluster if cluster is not None else config.cluster
     if address is not None:
@@ -242,8 +244,9 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     if result.outcome != "complete":
         click.echo(f"stopped: {result.done} of {result.total} matches played; "
                    "run the same command to resume", err=True)
-        if result.sprt is not None:
-            click.echo(result.sprt.line())
+        for summary in (result.sprt, result.adaptive):
+            if summary is not None:
+                click.echo(summary.line())
         sys.exit(130)
     click.echo(f"played {result.played} matches ({result.done} of {most}{result.total} done, "
                f"{result.failures} failed seats)")
@@ -253,6 +256,9 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
         click.echo(f"report: {Path(result.report).resolve()}  (open it in a browser)")
     if result.sprt is not None:  # an SPRT ends with its verdict
         click.echo(result.sprt.line())
+    if result.adaptive is not None:  # an adaptive tournament with its neighbours and its stop
+        click.echo("")
+        click.echo(_adaptive_text(result.adaptive))
     return result
 
 
@@ -315,6 +321,8 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
         settings = store.report_settings()
         entrants = store.entrants()
         versions = store.versions()
+        settled = (adaptive_summary(store) if verdict and config.format.type == ADAPTIVE
+                   else None)
     rename: dict[str, str] = {}
     if anonymous:
         if not settings.get("alias_key"):
@@ -331,6 +339,10 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
             summary = dataclasses.replace(summary,
                                           candidate=rename.get(summary.candidate, summary.candidate),
                                           baseline=rename.get(summary.baseline, summary.baseline))
+        if settled is not None:
+            settled = dataclasses.replace(settled, names={
+                e: rename.get(n, n) for e, n in settled.names.items()},
+                ranking=tuple(rename.get(n, n) for n in settled.ranking))
     field = _field_lines(entrants, versions, rename)
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
@@ -347,6 +359,16 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
     if summary is not None:
         click.echo("")
         click.echo(summary.line())
+    if settled is not None:
+        click.echo("")
+        click.echo(_adaptive_text(settled))
+
+
+def _adaptive_text(summary: Summary) -> str:
+    """The ranking's neighbour pairs, one a line, then the stop (the last line)."""
+    lines = ["neighbour pairs of the ranking (the adaptive format's stopping rule):"]
+    lines += [f"  {visible_line(summary.pair_text(p))}" for p in summary.pairs]
+    return "\n".join([*lines, summary.line()])
 
 
 def _field_lines(entrants: list[Entrant], versions: list[Version],

@@ -24,13 +24,17 @@ from arena.sandbox import Limits
 ROUND_ROBIN = "round-robin"
 GAUNTLET = "gauntlet"
 SPRT = "sprt"
-FORMATS = (ROUND_ROBIN, GAUNTLET, SPRT)
+ADAPTIVE = "adaptive"
+FORMATS = (ROUND_ROBIN, GAUNTLET, ADAPTIVE, SPRT)
 DEFAULT_MAX_TABLES = 500
 DEFAULT_SUSPEND_AFTER = 5
 # the sequential test's defaults (docs/tournaments.md): a bot's improvement is worth tens of Elo
 SPRT_DEFAULTS = {"elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "max_matches": 2000}
 SPRT_KEYS = tuple(SPRT_DEFAULTS)
-NOT_FOR_SPRT = ("rounds", "duplicate", "max_tables")
+# the adaptive format's defaults (docs/tournaments.md)
+ADAPTIVE_DEFAULTS = {"confidence": 0.95, "margin": 0.05, "max_matches": 5000}
+ADAPTIVE_KEYS = tuple(ADAPTIVE_DEFAULTS)
+NOT_FOR_SPRT = ("rounds", "duplicate", "max_tables")  # keys of a fixed schedule
 
 
 class ConfigError(ArenaError):
@@ -75,7 +79,7 @@ TOP_KEYS = _keys(
     Key("report", (dict,), {}, "What the report publishes."),
 )
 FORMAT_KEYS = _keys(
-    Key("type", (str,), ROUND_ROBIN, "'round-robin', 'gauntlet' or 'sprt'."),
+    Key("type", (str,), ROUND_ROBIN, "'round-robin', 'gauntlet', 'adaptive' or 'sprt'."),
     Key("players", (int,), None, "Seats per table; default: the game's default player count."),
     Key("rounds", (int,), 1, "How many times every table is played, each time with new deals."),
     Key("duplicate", (bool,), True, "Play each deal once per seat rotation, so every entrant of a "
@@ -95,6 +99,12 @@ FORMAT_KEYS = _keys(
     Key("suspend_after", (int,), DEFAULT_SUSPEND_AFTER,
         "Suspend an entrant whose last this many matches all failed (its seat), until a new "
         "version arrives; 0 = never."),
+    Key("max_matches", (int,), None, "SPRT and adaptive only: stop after this many matches "
+                                     "(SPRT: default 2000, an even number; adaptive: default 5000)."),
+    Key("confidence", (float, int), None, "Adaptive only: the confidence at which each pair of "
+                                          "neighbours in the ranking is settled (default 0.95)."),
+    Key("margin", (float, int), None, "Adaptive only: two neighbours are level when their score "
+                                      "rate is shown inside 0.5 ± margin (default 0.05)."),
 )
 TIME_CONTROL_KEYS = _keys(
     Key("move_ms", (int,), TimeControl().move_ms, "Free thinking time per decision (ms)."),
@@ -163,6 +173,9 @@ class FormatConfig:
     beta: float | None = None
     max_matches: int | None = None
     suspend_after: int = DEFAULT_SUSPEND_AFTER  # how the field is kept, not which matches
+    # the adaptive format (type = "adaptive"); None in every other format
+    confidence: float | None = None
+    margin: float | None = None
 
 
 @dataclass(frozen=True)
@@ -243,6 +256,10 @@ class TournamentConfig:
             return (f"{self.name}: {self.game}, sprt (elo0 {f.elo0:g}, elo1 {f.elo1:g}, alpha "
                     f"{f.alpha:g}, beta {f.beta:g}), duplicate pairs, at most {f.max_matches} "
                     "matches")
+        if f.type == ADAPTIVE:
+            return (f"{self.name}: {self.game}, adaptive (confidence {f.confidence:g}, margin "
+                    f"{f.margin:g}), {f.players} players per table, duplicate sets, at most "
+                    f"{f.max_matches} matches")
         dup = ", duplicate deals" if f.duplicate else ""
         return (f"{self.name}: {self.game}, {f.type}, {f.players} players per table, "
                 f"{f.rounds} round{'s' if f.rounds != 1 else ''}{dup}")
@@ -293,7 +310,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
     if fmt["type"] not in FORMATS:
         raise ConfigError(f"{source}: 'format.type' is {fmt['type']!r}; "
                           f"known formats: {', '.join(FORMATS)}")
-    sprt = _check_sprt(top["format"], fmt, source)
+    sprt = _check_sprt(top["format"], fmt, source) or _check_adaptive(top["format"], fmt, source)
     if fmt["type"] == GAUNTLET and not candidates:
         raise ConfigError(f"{source}: 'format.candidates' must name at least one entrant "
                           "for a gauntlet")
@@ -309,7 +326,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
                           f"{top['cores_per_match']}")
     game = _game(top["game"], source)
     players = fmt["players"] if fmt["players"] is not None else game.default_players
-    if sprt and players != 2:
+    if fmt["type"] == SPRT and players != 2:
         given = "is" if fmt["players"] is not None else f"defaults to {game.name}'s"
         can = (" (set it to 2: " + game.name + " is played by " + game.players_text() + ")"
                if 2 in game.player_counts else f" ({game.name} is not played by 2)")
@@ -318,6 +335,9 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
     if players not in game.player_counts:
         raise ConfigError(f"{source}: 'format.players' is {players}; {game.name} is played by "
                           f"{game.players_text()} players")
+    if fmt["type"] == ADAPTIVE and sprt["max_matches"] < players:
+        raise ConfigError(f"{source}: 'format.max_matches' is {sprt['max_matches']}, less than one "
+                          f"duplicate set of {players} matches")
     try:
         check_typed_values(game.Options, top["options"])
         game.make_options(players, top["options"])
@@ -342,8 +362,9 @@ def _check_sprt(raw: dict[str, Any], fmt: dict[str, Any], source: str) -> dict[s
     The keys of a fixed schedule are refused with it, and its keys with any other format."""
     if fmt["type"] != SPRT:
         for key in SPRT_KEYS:
-            if key in raw:
-                raise ConfigError(f"{source}: 'format.{key}' is only for type = 'sprt'")
+            if key in raw and not (fmt["type"] == ADAPTIVE and key in ADAPTIVE_KEYS):
+                only = "'sprt' or 'adaptive'" if key in ADAPTIVE_KEYS else "'sprt'"
+                raise ConfigError(f"{source}: 'format.{key}' is only for type = {only}")
         return {}
     for key in NOT_FOR_SPRT:
         if key in raw:
@@ -364,6 +385,34 @@ def _check_sprt(raw: dict[str, Any], fmt: dict[str, Any], source: str) -> dict[s
         raise ConfigError(f"{source}: 'format.max_matches' must be an even number of at least 2 "
                           f"(matches come in duplicate pairs), got {out['max_matches']}")
     for key in ("elo0", "elo1", "alpha", "beta"):
+        out[key] = float(out[key])
+    return out
+
+
+def _check_adaptive(raw: dict[str, Any], fmt: dict[str, Any], source: str) -> dict[str, Any]:
+    """The adaptive format's keys, defaults filled in, for type = 'adaptive'; {} for another
+    format. The keys of a fixed schedule are refused with it, and its own keys elsewhere."""
+    if fmt["type"] != ADAPTIVE:
+        for key in ADAPTIVE_KEYS:
+            if key in raw and key not in SPRT_KEYS:
+                raise ConfigError(f"{source}: 'format.{key}' is only for type = 'adaptive'")
+        return {}
+    for key in NOT_FOR_SPRT:
+        if key in raw:
+            raise ConfigError(f"{source}: 'format.{key}' is not for type = 'adaptive': it plays "
+                              "duplicate sets where the ranking is in doubt until it is settled "
+                              "or max_matches")
+    out = {k: fmt[k] if fmt[k] is not None else v for k, v in ADAPTIVE_DEFAULTS.items()}
+    if not 0.5 <= out["confidence"] < 1:
+        raise ConfigError(f"{source}: 'format.confidence' must be at least 0.5 and less than 1, "
+                          f"got {out['confidence']!r}")
+    if not 0 < out["margin"] < 0.5:
+        raise ConfigError(f"{source}: 'format.margin' must be between 0 and 0.5 (exclusive), got "
+                          f"{out['margin']!r}")
+    if out["max_matches"] < 1:
+        raise ConfigError(f"{source}: 'format.max_matches' must be at least 1, got "
+                          f"{out['max_matches']}")
+    for key in ("confidence", "margin"):
         out[key] = float(out[key])
     return out
 

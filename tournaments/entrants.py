@@ -16,7 +16,7 @@ from pathlib import Path
 
 from arena.bots import MANIFEST, BotSpec, load_bot, name_problem, not_a_folder
 from arena.errors import ArenaError
-from tournaments.config import ROUND_ROBIN, SPRT, ConfigError, EntrantRef, TournamentConfig
+from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, ConfigError, EntrantRef, TournamentConfig
 
 
 def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
@@ -177,10 +177,11 @@ def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int
             raise ConfigError(f"'entrants': type = 'sprt' tests two entrants, the candidate then "
                               f"the baseline; there are {len(names)}")
         return ()
-    if f.type == ROUND_ROBIN:
+    if f.type in (ROUND_ROBIN, ADAPTIVE):
         if len(names) < max(2, f.players):
+            what = "a round-robin" if f.type == ROUND_ROBIN else "an adaptive tournament"
             raise ConfigError(f"'entrants': {len(names)} entrant(s) for tables of {f.players}; "
-                              f"a round-robin needs at least {max(2, f.players)}")
+                              f"{what} needs at least {max(2, f.players)}")
         return ()
     by_name = {n: i for i, n in enumerate(names)}
     candidates: list[int] = []

@@ -9,7 +9,9 @@ among the current versions are worked out (``tournaments.plan.needed``) and play
 and each is stored by this (the parent) process as it arrives. Running the same command again
 resumes: a match is stored once or not at all. An SPRT (``tournaments.sprt``) plays its matches in
 batches, in schedule order, and stops at its test's verdict, which a resume reaches again from the
-stored results.
+stored results. An adaptive tournament (``tournaments.adaptive``) has no schedule in advance: it
+plans a batch of duplicate sets at a time from the results among the current versions, which a
+resume replays from the store (``adaptive_plan``).
 """
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ from arena.errors import ArenaError
 from arena.game import SEED_BITS
 from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers
-from tournaments.config import SPRT, ConfigError, TournamentConfig
+from tournaments.adaptive import EPOCH_KEY, Epoch, Plan, Settings, Summary, epoch_plan
+from tournaments.config import ADAPTIVE, SPRT, ConfigError, TournamentConfig
 from tournaments.lock import output_lock
 from tournaments.entrants import check_entrant_count, reference_names, resolve_field
 from tournaments.field import Field, Skipped, Suspensions, admit
@@ -75,6 +78,7 @@ class RunResult:
     report: Path | None = None  # the page on_results made of the results (the report's index)
     sprt: SprtSummary | None = None  # where an SPRT's test stands (format type = "sprt")
     interrupted: bool = False  # a Ctrl-C came, even if every match was over by then
+    adaptive: Summary | None = None  # where an adaptive tournament stands (type = "adaptive")
 
 
 class ResultsListener(Protocol):
@@ -137,6 +141,12 @@ def _stored_seed(folder: Path) -> int:
     return secrets.randbits(SEED_BITS)
 
 
+def planned_matches(prepared: Prepared) -> int:
+    """The matches of the schedule; at most this many for an adaptive tournament."""
+    f = prepared.config.format
+    return (f.max_matches or 0) if f.type == ADAPTIVE else len(prepared.schedule)
+
+
 def schedule_hash(schedule: Schedule) -> str:
     """A fingerprint of who plays whom in which seat on which seed."""
     digest = hashlib.sha256()
@@ -166,7 +176,7 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
         assert config.seed is not None  # prepare() gave the config its seed
         draw = estimate_draw_probability(config.game, config.options, config.format.players,
                                          seed=config.seed)
-    store = Store.create(path, config, prepared.entrants, planned=len(prepared.schedule),
+    store = Store.create(path, config, prepared.entrants, planned=planned_matches(prepared),
                          note=prepared.schedule.note, draw_probability=draw,
                          schedule_hash=schedule_hash(prepared.schedule),
                          slots=from_schedule(prepared.schedule, config.format.players))
@@ -351,10 +361,12 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     keep_report_settings(store, prepared)  # after admitting: a newcomer may be a reference
     todo = to_play(prepared, store, field)
     current = store.current_matches()
-    total = len(current) + len(todo)
+    adaptive = prepared.config.format.type == ADAPTIVE  # planned as it goes: no todo list
+    total = (len(current) + len(todo)) if not adaptive else prepared.config.format.max_matches or 0
     store.set_meta("planned", total)
     failures = sum(1 for m in current for s in m.statuses if s != "ok")
-    bar = Progress(len(todo), 0, 0, enabled=show)
+    bar = Progress(len(todo) if not adaptive else max(0, total - store.count()[0]), 0, 0,
+                   enabled=show)
     test: SequentialTest | None = None
     stored: dict[int, Played] = {}
     position = _positions(field)
@@ -373,16 +385,20 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
         say(f"note: {prepared.schedule.note}")
     if resumed:
         say(f"resuming: {len(current)} of {total} matches already played")
-    if todo and not getattr(backend, "name", "").startswith("dask"):  # a Dask worker builds its own
+    if (todo or adaptive) and not getattr(backend, "name", "").startswith("dask"):  # a Dask worker builds its own
         build_entrants([field.bots[e] for e in sorted(field.current)], say)
     if backend is None:
         per_match = prepared.config.cores_per_match
         n = workers or prepared.config.workers or default_workers(per_match)
-        backend = ProcessBackend(min(n, max(1, len(todo))), cores_per_match=per_match)
+        left = bar.total if adaptive else len(todo)
+        backend = ProcessBackend(min(n, max(1, left)), cores_per_match=per_match)
     attach = getattr(backend, "attach", None)
     if attach is not None:  # a backend with warnings and a status of its own (the cluster's)
         attach(say, bar.status)
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
+    plan = AdaptiveRun(prepared, store, stored) if adaptive else None
+    if plan is not None:
+        bar.detail = plan.plan.status()
     outcome = "error"
     interrupted = False
     played = 0
@@ -396,7 +412,9 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
             bar.draw(force=True)
             stopped = False
             size = batch_size(getattr(backend, "workers", 1))
-            for batch in _batches(todo, test, stored, size, position, suspend.keep):
+            batches = (plan.batches(suspend.keep) if plan is not None else
+                       _batches(todo, test, stored, size, position, suspend.keep))
+            for batch in batches:
                 by_id = {m.id: m for m in batch}
                 results = backend.run(suspend.jobs(batch, by_id, lambda m: job(prepared, field, m)))
                 try:
@@ -417,6 +435,10 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                             stored[position(match)] = Played(match.seats, finished.record.ranks)
                             test.advance(stored)
                             bar.detail = test.status()
+                        if plan is not None:
+                            stored[match.id] = Played(match.seats, finished.record.ranks)
+                            if plan.plan.advance(stored) is None:
+                                bar.detail = plan.plan.status()
                         if on_results is not None:
                             on_results.changed()
                         bar.advance(failed)
@@ -424,10 +446,11 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                     close = getattr(results, "close", None)
                     if close is not None:
                         close()
-                if by_id or (test is not None and interrupts.count):
+                if by_id or ((test is not None or plan is not None) and interrupts.count):
                     stopped = True
                     break
-            finished_test = test is not None and test.finished
+            finished_test = (test is not None and test.finished) or (plan is not None
+                                                                      and plan.plan.stop is not None)
             outcome = "stopped" if stopped and not finished_test else "complete"
             interrupted = interrupts.count > 0
     except KeyboardInterrupt:
@@ -442,8 +465,54 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     done = len(current) + played
     names = {e: field.entrants[e].name for e in field.entrants}
     summary = test.summary(names[0], names[1]) if test is not None else None
+    standing = plan.plan.summary(names) if plan is not None else None
     return RunResult(outcome, played, done, total, failures, store.path, report, summary,
-                     interrupted)
+                     interrupted, standing)
+
+
+class AdaptiveRun:
+    """An adaptive tournament's plan for the field in play (``tournaments.adaptive.Epoch``):
+    replayed from the stored results, or begun afresh after them when the field has moved since
+    (a new version, a late entrant, a withdrawal, a suspension). Its batch size follows the
+    workers of the tournament's first run, whatever this one has."""
+
+    def __init__(self, prepared: Prepared, store: Store, stored: dict[int, Any]) -> None:
+        self.prepared = prepared
+        self.store = store
+        self.stored = stored
+        self.plan = self.replan()
+
+    def replan(self) -> Plan:
+        config, store = self.prepared.config, self.store
+        assert config.seed is not None  # prepare() gave the config its seed
+        rows = store.matches()
+        self.stored.update((r.id, Played(r.seats, r.ranks)) for r in rows)
+        current = store.current()
+        saved = store.meta(EPOCH_KEY)
+        epoch = Epoch.from_json(saved) if saved else None
+        if epoch is None or epoch.field != current:
+            epoch = Epoch.after(current, rows)
+            store.set_meta(EPOCH_KEY, epoch.to_json())
+        self.epoch = epoch
+        settings = Settings.of(config.format, config.seed, store.runs()[0]["workers"])
+        try:
+            return epoch_plan(settings, self.epoch, rows)
+        except ArenaError as exc:
+            raise ConfigError(f"output folder {str(self.prepared.output)!r}: {exc}") from None
+
+    def batches(self, keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
+        """What is left of the current batch, until the plan is over; an entrant suspended
+        meanwhile (``keep`` refuses its matches) ends the epoch, and the field left is planned."""
+        while self.plan.advance(self.stored) is None:
+            field = self.epoch.field
+            left = [PlannedMatch(m.id, -1, m.round, m.table, m.rotation, m.deal, m.seed, m.seats,
+                                 tuple(field[e] for e in m.seats))
+                    for m in self.plan.left(self.stored)]
+            kept = [m for m in left if keep(m)]
+            if kept:
+                yield kept
+            else:
+                self.plan = self.replan()
 
 
 def job(prepared: Prepared, field: Field, match: PlannedMatch) -> MatchJob:
@@ -484,5 +553,5 @@ def _check_record(match: PlannedMatch, record: MatchRecord, field: Field) -> Non
                            f"(seed {record.seed}, seats {[s['name'] for s in record.seats]})")
 
 
-__all__ = ["Prepared", "RunResult", "ResultsListener", "prepare", "open_store", "run_tournament",
+__all__ = ["Prepared", "RunResult", "ResultsListener", "planned_matches", "prepare", "open_store", "run_tournament",
            "STORE_NAME"]

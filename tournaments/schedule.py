@@ -17,6 +17,8 @@ What a schedule promises (tests/tournaments/test_schedule.py checks each with hy
 - SPRT: entrant 0 (the candidate) against entrant 1 (the baseline) in duplicate pairs, a new
   deal for each pair, seats swapped within it and the first seat alternating from pair to pair:
   ``max_matches`` matches at most, of which the run plays as many as its test needs.
+- Adaptive: no fixed schedule (an empty one here); ``tournaments.adaptive`` plans its duplicate
+  sets batch by batch from the results, with the same deal seeds and match ids in planning order.
 - Match ids count from 1 in schedule order; deal numbers count from 0; every seed is
   ``seeds.deal_seed(tournament seed, deal)``. Table order within a round is shuffled (seeded), so
   a run stopped halfway has played a fair slice of every entrant's matches.
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from tournaments.config import GAUNTLET, SPRT, FormatConfig
+from tournaments.config import ADAPTIVE, GAUNTLET, SPRT, FormatConfig
 from tournaments.seeds import deal_seed, derive_seed
 
 
@@ -70,6 +72,8 @@ def make_schedule(num_entrants: int, fmt: FormatConfig, seed: int,
     rng = random.Random(derive_seed(seed, "tables"))
     rounds, duplicate = fmt.rounds, fmt.duplicate
     tables: list[tuple[int, ...]]
+    if fmt.type == ADAPTIVE:  # planned batch by batch from the results (tournaments.adaptive)
+        return Schedule((), (), 0)
     if fmt.type == SPRT:  # one table of two, a round per duplicate pair
         tables, possible, note = [(0, 1)], 1, ""
         rounds, duplicate = (fmt.max_matches or 0) // 2, True

@@ -28,6 +28,13 @@ every one of its matches is played.
   ``log((1 − β) / α)``.
 - The Elo estimate and its 95 % interval: the mean score per match and its normal-approximation
   interval from the spread of the set scores, turned into Elo (fishtest ``stat_util.get_elo``).
+- A confidence sequence on a mean (the adaptive format's intervals): Robbins' normal mixture,
+  ``|mean − μ| ≤ √((nv + ρ)(log(1 + nv/ρ) + 2 log(2/α))) / n`` for ``n`` values of variance ``v``,
+  ``ρ = v × 30`` (Howard, Ramdas, McAuliffe, Sekhon, "Time-uniform, nonparametric, nonasymptotic
+  confidence sequences", 2021, the normal-mixture boundary): it holds at every ``n`` at once.
+- Elo fitted to a field: the Bradley–Terry model's maximum likelihood (Zermelo; Hunter, "MM
+  algorithms for generalized Bradley–Terry models", 2004), with one drawn match each against a
+  virtual entrant of Elo 0.
 - P(A ranks above B) from TrueSkill: ``Φ((μ_A − μ_B) / √(σ_A² + σ_B²))``, the chance that A's
   skill exceeds B's under the two independent Gaussian beliefs.
 """
@@ -35,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
@@ -43,6 +50,10 @@ from typing import Any
 REGULARIZE = 1e-3      # what a zero count becomes before estimating (fishtest, fastchess)
 SCORE_CLAMP = 1e-3     # scores are clamped to [0.001, 0.999] before turning into Elo (fishtest)
 CONFIDENCE = 0.95
+TIGHT_SETS = 30        # a confidence sequence is tuned to be narrowest around this many values
+FIT_TOLERANCE = 1e-9   # Newton steps (natural log of the strength) smaller than this: done
+FIT_ITERATIONS = 200
+MAX_STEP = 2.0         # no Newton step larger than this (a safeguard far from the optimum)
 
 
 # ----- Elo and scores ---------------------------------------------------------------------------
@@ -173,6 +184,68 @@ def p_above(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float) -> float:
     return NormalDist().cdf((mu_a - mu_b) / spread)
 
 
+# ----- a confidence sequence, and Elo fitted to a field ----------------------------------------
+
+def _log_term(n: float, alpha: float) -> float:
+    return math.log(1 + n / TIGHT_SETS) + 2 * math.log(2 / alpha)
+
+
+def sequence_half_width(sets: int, variance: float, confidence: float) -> float:
+    """Half the width of the confidence sequence (Robbins' normal mixture) on the mean of ``sets``
+    values of ``variance`` each, at ``confidence``: it holds at every ``sets`` at once."""
+    if sets == 0:
+        return math.inf
+    total = sets * variance + variance * TIGHT_SETS
+    return math.sqrt(total * _log_term(sets, 1 - confidence)) / sets
+
+
+def sequence_confidence(sets: int, variance: float, width: float) -> float:
+    """The confidence whose :func:`sequence_half_width` is ``width`` (0 when none is that narrow)."""
+    if sets == 0 or width <= 0:
+        return 0.0
+    total = sets * variance + variance * TIGHT_SETS
+    log_alpha = -((width * sets) ** 2 / total - math.log(1 + sets / TIGHT_SETS)) / 2
+    return min(1.0, max(0.0, 1 - 2 * math.exp(log_alpha)))
+
+
+def bradley_terry_elo(entrants: Sequence[int], games: Mapping[tuple[int, int], int],
+                      won: Mapping[tuple[int, int], float],
+                      start: Mapping[int, float] | None = None) -> dict[int, float]:
+    """Bradley–Terry Elo by maximum likelihood, one drawn match against a virtual entrant of Elo 0
+    each (Newton steps entrant by entrant, a concave likelihood). ``games[(a, b)]`` (a < b): their
+    matches together; ``won[(a, b)]``: a's points in them; ``start``: a fit to begin from."""
+    ids = list(entrants)
+    known = set(ids)
+    scale = 400 / math.log(10)
+    theta = {e: (start or {}).get(e, 0.0) / scale for e in ids}
+    opponents: dict[int, list[tuple[int, int]]] = {e: [] for e in ids}
+    wins = {e: 0.5 for e in ids}
+    for (a, b), n in games.items():
+        if a in known and b in known:
+            opponents[a].append((b, n))
+            opponents[b].append((a, n))
+            wins[a] += won[(a, b)]
+            wins[b] += n - won[(a, b)]
+    gamma = {e: math.exp(theta[e]) for e in ids}
+    for _ in range(FIT_ITERATIONS):
+        worst = 0.0
+        for e in ids:
+            g = gamma[e]
+            p = g / (g + 1)  # against the virtual entrant
+            grad, curve = wins[e] - p, p * (1 - p)
+            for o, n in opponents[e]:
+                p = g / (g + gamma[o])
+                grad -= n * p
+                curve += n * p * (1 - p)
+            step = max(-MAX_STEP, min(MAX_STEP, grad / curve))
+            theta[e] += step
+            gamma[e] = math.exp(theta[e])
+            worst = max(worst, abs(step))
+        if worst < FIT_TOLERANCE:
+            break
+    return {e: scale * theta[e] for e in ids}
+
+
 # ----- counting outcomes per duplicate set ------------------------------------------------------
 
 def points(ranks: Sequence[int], seat_a: int, seat_b: int) -> float:
@@ -232,5 +305,6 @@ def pair_counts(matches: Iterable[Any], set_size: int) -> dict[tuple[int, int], 
     return out
 
 
-__all__ = ["Estimate", "PairCounts", "elo_to_score", "estimate", "llr_logistic", "mle_expected",
-           "p_above", "pair_counts", "points", "regularize", "score_to_elo", "sprt_bounds"]
+__all__ = ["Estimate", "PairCounts", "bradley_terry_elo", "elo_to_score", "estimate",
+           "llr_logistic", "mle_expected", "p_above", "pair_counts", "points", "regularize",
+           "score_to_elo", "sequence_confidence", "sequence_half_width", "sprt_bounds"]

@@ -672,6 +672,10 @@ class Store:
                 (sub.folder, sub.name, sub.content_hash, sub.seen_at, sub.outcome, sub.reason,
                  sub.stderr_tail))
 
+    def meta(self, key: str) -> Any:
+        """A ``meta`` value another module keeps (JSON), or None."""
+        return self._meta(key)
+
     def set_meta(self, key: str, value: Any) -> None:
         with self._transaction():
             self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",

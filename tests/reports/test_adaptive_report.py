@@ -1,0 +1,90 @@
+"""The report of an adaptive tournament: the index's box (the stop, the matches against a
+round-robin round, each neighbour pair's state) and the stopping rule's column on the head-to-head
+page's pairs, from hand-made data and from a real run of bundled bots in a real Chromium."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reports.model import SiteModel
+from tests.reports.browser import DESKTOP, Browser
+from tests.reports.conftest import ROOT, play, screenshot_dir
+from tests.reports.test_sprt_report import ANN, BOB, CY, data
+from tournaments.adaptive import IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, PairState, Summary, \
+    store_summary
+from tournaments.store import Store
+
+
+def summary(stop: str | None) -> Summary:
+    return Summary(
+        stop=stop, matches=7, max_matches=7, round_robin=6, confidence=0.95, margin=0.05,
+        ranking=("ann", "bob", "cy"), elo=(50.0, 0.0, -10.0),
+        pairs=(PairState(ANN, BOB, 3, 0.75, 0.55, 0.95, 0.97, 0.0, ORDERED),
+               PairState(BOB, CY, 0, None, 0.0, 1.0, 0.0, 0.0, IN_DOUBT)),
+        names={ANN: "ann", BOB: "bob", CY: "cy"})
+
+
+def test_the_box_says_the_stop_and_each_neighbour_pair() -> None:
+    d = data()
+    d.adaptive = summary(MAX_MATCHES)
+    box = SiteModel(d).index(chart_svg="").adaptive
+    assert box is not None and box.headline == "Adaptive: max_matches reached" and not box.settled
+    facts = {f.label: f.value for f in box.facts}
+    assert facts["Stopped"] == "max_matches (7) reached"
+    assert facts["Matches"] == "7, 1.17 times the 6 of one round-robin round of this field"
+    assert facts["Ranking"] == "ann > bob > cy"
+    assert box.pairs == [("ann", "bob", ORDERED, "97.0%; 3 sets, score 75.0% (55.0–95.0%)"),
+                         ("bob", "cy", IN_DOUBT, "no set yet")]
+    rows = {(r.a.name, r.b.name): r.rule for r in SiteModel(d).head_to_head().pairs}
+    assert rows[("ann", "bob")] == "ordered at 97.0%"
+    assert rows[("ann", "cy")] == ""  # not neighbours
+    assert SiteModel(data()).index(chart_svg="").adaptive is None  # other formats: no box
+    assert all(r.rule == "" for r in SiteModel(data()).head_to_head().pairs)
+
+
+def test_a_level_pair_shows_its_level_confidence() -> None:
+    d = data()
+    d.adaptive = Summary(
+        stop="settled", matches=7, max_matches=100, round_robin=6, confidence=0.95, margin=0.05,
+        ranking=("ann", "bob"), elo=(0.0, 0.0),
+        pairs=(PairState(ANN, BOB, 3, 0.5, 0.47, 0.53, 0.0, 0.96, LEVEL),), names={ANN: "ann",
+                                                                              BOB: "bob"})
+    box = SiteModel(d).index(chart_svg="").adaptive
+    assert box is not None and box.settled and box.headline == "Adaptive: ranking settled"
+    assert box.pairs[0][2:] == (LEVEL, "96.0%; 3 sets, score 50.0% (47.0–53.0%)")
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_an_adaptive_report_shows_its_stop_and_its_neighbours(tmp_path: Path) -> None:
+    site = play(tmp_path, {
+        "name": "greedy and a copy", "game": "block", "seed": 7, "options": {"single_deal": True},
+        "entrants": [str(ROOT / "bots" / "greedy"), str(ROOT / "bots" / "random"),
+                     {"path": str(ROOT / "bots" / "greedy"), "name": "copy"}],
+        "format": {"type": "adaptive", "players": 2, "max_matches": 24},
+    }, "adaptive")
+    with Store.open(site.store_dir) as store:
+        standing = store_summary(store)
+    assert standing.stop == MAX_MATCHES and standing.matches == 24
+    b = Browser()
+    try:
+        b.size(*DESKTOP)
+        b.open(site.index)
+        assert b.errors() == []
+        box = b.css("#adaptive")
+        assert box.find_element("css selector", "h2").text == "Adaptive: max_matches reached"
+        assert standing.line() in box.text and " > ".join(standing.ranking) in box.text
+        rows = [[c.text for c in r.find_elements("css selector", "td")]
+                for r in box.find_elements("css selector", "tbody tr")]
+        assert [r[:3] for r in rows] == [[standing.names[p.above], standing.names[p.below],
+                                          p.state] for p in standing.pairs]
+        b.screenshot(screenshot_dir() / "adaptive-index.png")
+        b.open(site.site_dir / "head-to-head.html")
+        assert b.errors() == []
+        assert "Stopping rule" in b.css("#pairs thead").text
+        ruled = [r.find_elements("css selector", "td")[-1].text for r in b.all("#pairs tbody tr")]
+        assert sum(1 for r in ruled if r) == 2  # the two neighbour pairs of three entrants
+    finally:
+        b.close()

@@ -1,0 +1,273 @@
+"""The adaptive format's planner and stopping rule (``tournaments.adaptive``): pure functions of
+the played results, driven here by outcome rules instead of bots (a real run is in
+test_adaptive_run.py)."""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from arena.bots import bundled_bots
+from arena.cli import cli
+from tournaments.adaptive import (
+    IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, SETTLED, Met, Plan, Settings, Tally, batch_sets,
+    choose_tables, pair_state, replay, standing, standing_of)
+from tournaments.config import load_config
+from tournaments.schedule import make_schedule
+from tournaments.seeds import deal_seed
+from tournaments.stats import sequence_confidence as confidence_at
+from tournaments.stats import sequence_half_width as half_width
+
+from .conftest import small_config, write_config
+
+BLOCK = {b.name: b.path for b in bundled_bots("block")}
+Rule = Callable[[tuple[int, ...], int], list[int]]
+
+
+class Played:
+    def __init__(self, seats: Sequence[int], ranks: Sequence[int]) -> None:
+        self.seats, self.ranks = tuple(seats), list(ranks)
+
+
+def by_strength(strength: dict[int, float]) -> Rule:
+    """The stronger ranks higher; equal strengths: the earlier seat (so a duplicate set of two
+    equal entrants splits evenly, as two copies of a deterministic bot do)."""
+    def ranks(seats: tuple[int, ...], deal: int) -> list[int]:
+        order = sorted(range(len(seats)), key=lambda s: (-strength[seats[s]], s))
+        out = [0] * len(seats)
+        for place, s in enumerate(order, 1):
+            out[s] = place
+        return out
+    return ranks
+
+
+def settings(players: int = 2, max_matches: int = 4000, seed: int = 7, workers: int = 2,
+             confidence: float = 0.95, margin: float = 0.05) -> Settings:
+    return Settings(players, confidence, margin, max_matches, seed, batch_sets(workers, players))
+
+
+def play(plan: Plan, rule: Rule, results: dict[int, Any] | None = None,
+         batches: int | None = None) -> dict[int, Any]:
+    """Play the plan with ``rule`` until it stops (or for ``batches`` batches)."""
+    results = {} if results is None else results
+    n = 0
+    while plan.advance(results) is None and (batches is None or n < batches):
+        for m in plan.left(results):
+            results[m.id] = Played(m.seats, rule(m.seats, m.deal))
+        n += 1
+    plan.advance(results)
+    return results
+
+
+# ----- the stopping rule ------------------------------------------------------------------------
+
+def test_all_equal_entrants_settle_level() -> None:
+    plan = Plan(settings(), (0, 1, 2, 3))
+    play(plan, by_strength(dict.fromkeys(range(4), 1.0)))
+    assert plan.stop == SETTLED
+    assert [p.state for p in plan.now.pairs] == [LEVEL] * 3
+    assert all(p.score == 0.5 and p.level >= 0.95 for p in plan.now.pairs)
+    assert plan.counted < 4000
+
+
+def test_one_dominant_entrant_is_ordered_on_top_and_the_rest_level() -> None:
+    plan = Plan(settings(), (0, 1, 2, 3, 4))
+    play(plan, by_strength({0: 1, 1: 1, 2: 5, 3: 1, 4: 1}))
+    assert plan.stop == SETTLED and plan.now.ranking[0] == 2
+    assert [p.state for p in plan.now.pairs] == [ORDERED, LEVEL, LEVEL, LEVEL]
+    top = plan.now.pairs[0]
+    assert top.score == 1.0 and top.ordered >= 0.95
+    # it took few sets to see that the dominant one beats its neighbour
+    assert top.sets < min(p.sets for p in plan.now.pairs[1:])
+
+
+def test_a_bot_that_always_fails_is_settled_last() -> None:
+    """A failed seat ranks last (the referee's rule): the failing entrant loses every match."""
+    plan = Plan(settings(), (0, 1, 2))
+    play(plan, by_strength({0: 1, 1: 1, 2: -100}))
+    assert plan.stop == SETTLED and plan.now.ranking[-1] == 2
+    assert plan.now.pairs[-1].state == ORDERED and plan.now.pairs[-1].score == 0.0 + 1.0
+
+
+def test_max_matches_stops_it_with_whole_sets_only() -> None:
+    plan = Plan(settings(players=3, max_matches=100), (0, 1, 2, 3))
+    rng = random.Random(1)
+    play(plan, lambda seats, deal: rng.sample([1, 2, 3], 3))
+    assert plan.stop == MAX_MATCHES
+    assert plan.counted == plan.planned == 99  # 33 sets of 3; a 34th would pass 100
+    assert any(p.state == IN_DOUBT for p in plan.now.pairs)
+
+
+def test_a_pair_states_edges() -> None:
+    assert pair_state(0, 1, [], 0.95, 0.05).state == IN_DOUBT
+    assert pair_state(0, 1, [1.0] * 3, 0.95, 0.05).state == IN_DOUBT  # three sets prove little
+    assert pair_state(0, 1, [1.0] * 12, 0.95, 0.05).state == ORDERED
+    assert pair_state(0, 1, [0.5] * 400, 0.95, 0.05).state == LEVEL
+    spread = [1.0, 0.5, 0.0, 0.5, 1.0, 0.3]  # 55 %, a set's spread as in play
+    near = pair_state(0, 1, spread * 30, 0.95, 0.05)
+    assert near.state == IN_DOUBT and near.low < 0.5 < near.high  # neither yet ...
+    assert pair_state(0, 1, spread * 3000, 0.95, 0.05).state == ORDERED  # ... ordered in the end
+
+
+def test_the_interval_and_its_confidence_are_inverse() -> None:
+    for sets, var in ((5, 0.1), (40, 0.05), (1000, 0.2)):
+        for conf in (0.5, 0.9, 0.95, 0.999):
+            assert math.isclose(confidence_at(sets, var, half_width(sets, var, conf)), conf)
+    assert half_width(100, 0.1, 0.99) > half_width(100, 0.1, 0.95) > half_width(400, 0.1, 0.95)
+
+
+def test_the_interval_holds_at_every_look() -> None:
+    """A confidence sequence: for two equal entrants, looking after every set, the interval
+    leaves ½ at some look (every third set) in at most 5 % of runs (a fixed-size 95 % interval would in far more)."""
+    rng = random.Random(3)
+    runs, wrong = 200, 0
+    for _ in range(runs):
+        rates: list[float] = []
+        for n in range(1, 241):
+            rates.append(rng.choice([0.0, 0.5, 0.5, 1.0]))
+            if n % 3 == 0 and pair_state(0, 1, rates, 0.95, 0.05).state == ORDERED or \
+                    pair_state(1, 0, [1 - x for x in rates], 0.95, 0.05).state == ORDERED:
+                wrong += 1
+                break
+    assert wrong <= 0.05 * runs
+
+
+# ----- the choice of sets ----------------------------------------------------------------------
+
+def test_a_newcomer_plays_first_and_entrant_ids_need_not_be_contiguous() -> None:
+    """An entrant joins (an id the results never saw): its neighbours in the ranking play it."""
+    old = (3, 7, 12, 30)
+    plan = Plan(settings(), old)
+    rule = by_strength({3: 4, 7: 3, 12: 2, 30: 1, 20: 2.5})
+    results = play(plan, rule, batches=6)
+    played = [Met(r.seats, r.ranks, m.deal) for b in plan.batches for m in b
+              if (r := results.get(m.id)) is not None]
+    now = standing_of((*old, 20), played, 2, 0.95, 0.05)
+    assert now.sets[20] == 0
+    tables = choose_tables(now, 2, 2)
+    at = now.ranking.index(20)
+    assert 0 < at < 4  # an Elo of 0 (the prior alone) puts it inside the field
+    # both of its neighbour pairs first, before any pair of the old entrants
+    assert {frozenset(t) for t in tables} == {frozenset(now.ranking[at - 1:at + 1]),
+                                              frozenset(now.ranking[at:at + 2])}
+
+
+def test_the_tables_of_three_are_consecutive_ranks_and_every_rotation_shares_the_deal() -> None:
+    plan = Plan(settings(players=3, seed=11), (0, 1, 2, 3, 4))
+    play(plan, by_strength({0: 1, 1: 2, 2: 3, 3: 4, 4: 5}), batches=4)
+    ids = [m.id for b in plan.batches for m in b]
+    assert ids == list(range(1, len(ids) + 1))  # planning order
+    for batch in plan.batches:
+        for first in range(0, len(batch), 3):
+            group = batch[first:first + 3]
+            assert len({m.deal for m in group}) == 1 and group[0].seed == deal_seed(11, group[0].deal)
+            assert {m.seats for m in group} == {group[0].seats[r:] + group[0].seats[:r]
+                                                for r in range(3)}
+    assert plan.now.ranking == (4, 3, 2, 1, 0)
+    deals = [b[i].deal for b in plan.batches for i in range(0, len(b), 3)]
+    assert deals == list(range(len(deals)))
+
+
+def test_sets_go_to_pairs_in_doubt_not_to_settled_ones() -> None:
+    tally = Tally(2)
+    for deal in range(120):  # 0 beat 1 and 2 in 60 sets each: settled; 1 and 2 split 2 sets
+        tally.add(Met((0, 1 + deal % 2), (1, 2), deal))
+        tally.add(Met((1 + deal % 2, 0), (2, 1), deal))
+    for deal in (120, 121):
+        tally.add(Met((1, 2), (1, 2), deal))
+        tally.add(Met((2, 1), (1, 2), deal))
+    now = standing((0, 1, 2), tally, 0.95, 0.05)
+    assert [p.state for p in now.pairs] == [ORDERED, IN_DOUBT] and now.ranking[0] == 0
+    assert choose_tables(now, 5, 2) == [now.ranking[1:]] * 5
+
+
+# ----- reproducible -----------------------------------------------------------------------------
+
+def test_a_resumed_plan_chooses_the_same_sets() -> None:
+    """Replayed from the results of its first batches (and part of the next), the plan chooses
+    what the uninterrupted one chose, and plays only the matches still missing."""
+    rule = by_strength({0: 3, 1: 2, 2: 2, 3: 1, 4: 0})
+    whole = Plan(settings(), tuple(range(5)))
+    results = play(whole, rule)
+    assert whole.stop == SETTLED
+    done = [m.id for b in whole.batches[:3] for m in b] + [whole.batches[3][0].id]
+    again = replay(settings(), tuple(range(5)), {i: results[i] for i in done})
+    assert again.batches == whole.batches[:4]
+    assert again.left({i: results[i] for i in done}) == whole.batches[3][1:]
+    play(again, rule, {i: results[i] for i in done})
+    assert again.batches == whole.batches and again.now == whole.now
+
+
+def test_the_plan_depends_on_the_seed_and_the_batch_size_only_through_the_config() -> None:
+    rule = by_strength({0: 2, 1: 1, 2: 0})
+    a, b = Plan(settings(seed=1), (0, 1, 2)), Plan(settings(seed=1), (0, 1, 2))
+    play(a, rule)
+    play(b, rule)
+    assert a.batches == b.batches
+    c = Plan(settings(seed=2), (0, 1, 2))
+    assert {m.seed for m in c.batches[0]}.isdisjoint({m.seed for m in a.batches[0]})
+    assert batch_sets(1, 2) == 2 and batch_sets(2, 2) == 4 and batch_sets(3, 4) == 3
+    assert len(Plan(settings(workers=3), (0, 1, 2)).batches[0]) == 2 * batch_sets(3, 2)
+
+
+def test_results_from_another_plan_are_refused() -> None:
+    plan = Plan(settings(), (0, 1, 2))
+    first = plan.batches[0][0]
+    with pytest.raises(Exception, match=f"match {first.id} was played by"):
+        plan.advance({first.id: Played(first.seats[::-1], [1, 2]),
+                      **{m.id: Played(m.seats, [1, 2]) for m in plan.batches[0][1:]}})
+
+
+# ----- the config ------------------------------------------------------------------------------
+
+def adaptive_config(entrants: list[Any], **fmt: Any) -> dict[str, Any]:
+    data = small_config(entrants)
+    data["format"] = {"type": "adaptive", "players": 2, **fmt}
+    return data
+
+
+@pytest.mark.parametrize("change, key", [
+    ({"rounds": 2}, "'format.rounds' is not for type = 'adaptive'"),
+    ({"duplicate": False}, "'format.duplicate' is not for type = 'adaptive'"),
+    ({"max_tables": 10}, "'format.max_tables' is not for type = 'adaptive'"),
+    ({"confidence": 1.0}, "'format.confidence'"),
+    ({"confidence": 0.3}, "'format.confidence'"),
+    ({"margin": 0}, "'format.margin'"),
+    ({"margin": 0.5}, "'format.margin'"),
+    ({"max_matches": 1}, "'format.max_matches' is 1, less than one duplicate set"),
+    ({"elo1": 30}, "'format.elo1' is only for type = 'sprt'"),
+    ({"margin": "wide"}, "'format.margin'"),
+])
+def test_a_bad_adaptive_config_is_one_line_naming_the_key(tmp_path: Path, change: dict[str, Any],
+                                                          key: str) -> None:
+    data = adaptive_config([BLOCK["greedy"], BLOCK["random"]], **change)
+    path = write_config(tmp_path / "t.toml", data)
+    result = CliRunner().invoke(cli, ["tournament", "run", str(path)])
+    assert result.exit_code == 2, result.output
+    assert key in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "t-results").exists()
+
+
+@pytest.mark.parametrize("key", ["confidence", "margin"])
+def test_adaptive_keys_are_refused_in_another_format(tmp_path: Path, key: str) -> None:
+    data = small_config([BLOCK["greedy"], BLOCK["random"]], format={key: 0.1})
+    result = CliRunner().invoke(cli, ["tournament", "run", str(write_config(tmp_path / "t.toml", data))])
+    assert result.exit_code == 2 and f"'format.{key}' is only for type = 'adaptive'" in result.stderr
+
+
+def test_the_defaults_an_empty_schedule_and_a_store_of_another_format_keeps_its_identity(
+        tmp_path: Path) -> None:
+    config = load_config(write_config(tmp_path / "t.toml", adaptive_config(
+        [BLOCK["greedy"], BLOCK["random"], BLOCK["heavy"]])))
+    f = config.format
+    assert (f.confidence, f.margin, f.max_matches, f.players) == (0.95, 0.05, 5000, 2)
+    assert len(make_schedule(3, f, seed=7)) == 0
+    assert "adaptive (confidence 0.95, margin 0.05)" in config.describe()
+    rr = load_config(write_config(tmp_path / "r.toml", small_config([BLOCK["greedy"],
+                                                                      BLOCK["random"]])))
+    assert rr.identity()["format"]["confidence"] is None and rr.format.margin is None

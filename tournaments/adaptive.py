@@ -1,0 +1,445 @@
+"""The adaptive format (``[format] type = "adaptive"``): duplicate sets chosen where the ranking is
+in doubt, until every pair of neighbours in it is settled or ``max_matches`` runs out.
+
+Everything here is a pure function of the played results; nothing is read or written.
+
+**The ranking.** Entrants are ordered by a logistic (Bradley–Terry) Elo fitted by maximum
+likelihood to every pair's points in every match played: A scores 1 against B in a match when it
+ranks above B, ½ on equal ranks, 0 below, and the model says A's expected score against B is
+``1 / (1 + 10^(-(elo_A - elo_B)/400))``. Each entrant also holds one drawn match against a virtual
+entrant of Elo 0, so that an entrant with no match (a newcomer) or only wins still has a finite
+Elo. Equal Elo (to a thousandth) is ordered by entrant id.
+
+**A neighbour pair's interval.** For two entrants next to each other in the ranking, only their
+own meetings count: the *duplicate sets* at whose table both sat, complete (every rotation played).
+Their score rate in a set is the upper one's points against the lower one over the set's matches
+(``tournaments.stats``: the pentanomial for two players). The interval on the pair's score rate is
+a *confidence sequence* (Robbins' normal mixture, ``tournaments.stats``): it covers the true rate at ``confidence`` at
+every look at once, so looking after every batch and stopping when it settles does not raise the
+error rate, as repeated fixed-size intervals would. The spread is the sets' observed variance,
+with two pseudo-sets of variance 1/8 added so that a few equal results are not taken as certainty
+(the sequence's guarantee is for a known variance: with the observed one it is approximate).
+
+**The stopping rule.** A neighbour pair is *ordered* when the interval lies above ½, *level* when
+it lies inside ½ ± ``margin``; the run stops, *settled*, when every neighbour pair is one or the
+other, after a complete batch; or when ``max_matches`` are played. The confidence of a pair is the
+largest level at which its interval shows its state.
+
+**The choice.** A batch holds ``batch_sets`` sets. Each goes to the neighbour pair in doubt with
+the fewest meetings so far (counting the sets already chosen for this batch), then to the one whose
+entrants have played fewest sets (a newcomer first), then the higher in the ranking. With more than
+two players the table is the window of consecutive ranks around that pair holding the most pairs
+in doubt. A set is one deal played once per cyclic rotation of its table's seats, the direction
+around the table alternating from set to set. Set ``d`` (counted from 0) has the deal seed
+``seeds.deal_seed(seed, d)``; match ids count from 1 in planning order. So the plan is a function
+of the results of the batches before it: :class:`Plan` replays it from the stored results.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from arena.errors import ArenaError
+from tournaments.config import FormatConfig
+from tournaments.schedule import ScheduledMatch
+from tournaments.seeds import deal_seed
+from tournaments.stats import bradley_terry_elo, points, sequence_confidence, sequence_half_width
+
+MATCHES_PER_WORKER = 4    # a batch: about this many matches for each match played at once
+PRIOR_SETS = 2.0          # pseudo-sets added to each pair's spread ...
+PRIOR_VARIANCE = 0.125    # ... of this variance (a set of two independent even matches)
+ORDERED, LEVEL, IN_DOUBT = "ordered", "level", "in doubt"
+SETTLED, MAX_MATCHES = "settled", "max_matches"
+EPOCH_KEY = "adaptive_epoch"  # the store's meta key of the current Epoch
+
+
+class Met(NamedTuple):
+    """A played match as the planner reads it: the entrant id in each seat, the ranks (1 = first)
+    and its duplicate set (the deal number its matches share)."""
+
+    seats: Sequence[int]
+    ranks: Sequence[int]
+    deal: int
+
+
+@dataclass(frozen=True)
+class Settings:
+    players: int
+    confidence: float
+    margin: float
+    max_matches: int
+    seed: int
+    batch_sets: int
+
+    @staticmethod
+    def of(fmt: FormatConfig, seed: int, workers: int) -> "Settings":
+        assert fmt.confidence is not None and fmt.margin is not None and fmt.max_matches is not None
+        return Settings(fmt.players, fmt.confidence, fmt.margin, fmt.max_matches, seed,
+                        batch_sets(workers, fmt.players))
+
+
+def batch_sets(workers: int, players: int) -> int:
+    """Sets in a batch for ``workers`` matches at once: about MATCHES_PER_WORKER matches each."""
+    return max(1, math.ceil(MATCHES_PER_WORKER * max(1, workers) / players))
+
+
+def round_robin_matches(entrants: int, players: int) -> int:
+    """Matches in one round of the round-robin of the same field: every table, every rotation."""
+    return math.comb(entrants, players) * players
+
+
+# ----- the pair statistics ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PairState:
+    """Two neighbours of the ranking: the upper one's score rate against the lower one in the
+    sets they met in, its interval, and the stopping rule's view of them."""
+
+    above: int
+    below: int
+    sets: int
+    score: float | None   # mean score rate of ``above`` per match, None before a set
+    low: float
+    high: float
+    ordered: float        # the confidence at which the interval lies above ½
+    level: float          # the confidence at which it lies inside ½ ± margin
+    state: str            # ordered | level | in doubt
+
+    @property
+    def shown(self) -> float:
+        """The confidence of the state shown (the larger one while in doubt)."""
+        if self.state == ORDERED:
+            return self.ordered
+        if self.state == LEVEL:
+            return self.level
+        return max(self.ordered, self.level)
+
+
+def pair_state(above: int, below: int, scores: Sequence[float], confidence: float,
+               margin: float) -> PairState:
+    """``scores``: ``above``'s score rate in each complete set the two met in."""
+    n = len(scores)
+    if n == 0:
+        return PairState(above, below, 0, None, 0.0, 1.0, 0.0, 0.0, IN_DOUBT)
+    mean = sum(scores) / n
+    variance = ((sum((x - mean) ** 2 for x in scores) + PRIOR_SETS * PRIOR_VARIANCE)
+                / (n + PRIOR_SETS))
+    h = sequence_half_width(n, variance, confidence)
+    ordered = sequence_confidence(n, variance, mean - 0.5)
+    level = sequence_confidence(n, variance, margin - abs(mean - 0.5))
+    state = ORDERED if mean - h > 0.5 else LEVEL if abs(mean - 0.5) + h < margin else IN_DOUBT
+    return PairState(above, below, n, mean, max(0.0, mean - h), min(1.0, mean + h), ordered, level,
+                     state)
+
+
+class Tally:
+    """Every pair's points, counted as matches arrive: per match for the ranking's fit, per
+    complete duplicate set for the intervals."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.points: dict[tuple[int, int], float] = defaultdict(float)  # (a, b): a's points vs b
+        self.games: dict[tuple[int, int], int] = defaultdict(int)       # a < b: matches together
+        self.sets: dict[tuple[int, int], list[float]] = defaultdict(list)  # a < b: a's set rates
+        self.entrant_sets: dict[int, int] = defaultdict(int)
+        self._open: dict[tuple[int, int, int], list[float]] = defaultdict(list)  # (deal, a, b)
+        self._seated: dict[int, int] = defaultdict(int)  # deal -> matches counted
+
+    def add(self, match: Any) -> None:
+        """Count one match (an object with ``seats``, ``ranks`` and ``deal``)."""
+        seats, ranks = list(match.seats), list(match.ranks)
+        for sa, a in enumerate(seats):
+            for sb, b in enumerate(seats):
+                if a < b:
+                    pts = points(ranks, sa, sb)
+                    self.points[(a, b)] += pts
+                    self.points[(b, a)] += 1 - pts
+                    self.games[(a, b)] += 1
+                    got = self._open[(match.deal, a, b)]
+                    got.append(pts)
+                    if len(got) == self.players:  # the set is complete for this pair
+                        self.sets[(a, b)].append(sum(got) / self.players)
+                        del self._open[(match.deal, a, b)]
+        self._seated[match.deal] += 1
+        if self._seated[match.deal] == self.players:
+            for e in set(seats):
+                self.entrant_sets[e] += 1
+
+    def rates(self, a: int, b: int) -> list[float]:
+        """a's score rate against b in each complete set they met in."""
+        if a < b:
+            return self.sets.get((a, b), [])
+        return [1 - x for x in self.sets.get((b, a), [])]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The ranking after some results, and every neighbour pair's state."""
+
+    ranking: tuple[int, ...]           # entrant ids, best first
+    elo: dict[int, float]
+    pairs: tuple[PairState, ...]       # neighbours, from the top
+    sets: dict[int, int]               # complete sets each entrant played
+
+    @property
+    def settled(self) -> bool:
+        return all(p.state != IN_DOUBT for p in self.pairs)
+
+    def count(self, state: str) -> int:
+        return sum(1 for p in self.pairs if p.state == state)
+
+
+def standing(entrants: Sequence[int], tally: Tally, confidence: float, margin: float,
+             start: Mapping[int, float] | None = None) -> Standing:
+    elo = bradley_terry_elo(entrants, tally.games, tally.points, start)
+    ranking = tuple(sorted(entrants, key=lambda e: (-round(elo[e], 3), e)))
+    pairs = tuple(pair_state(a, b, tally.rates(a, b), confidence, margin)
+                  for a, b in zip(ranking, ranking[1:]))
+    return Standing(ranking, elo, pairs, {e: tally.entrant_sets.get(e, 0) for e in entrants})
+
+
+def standing_of(entrants: Sequence[int], played: Iterable[Any], players: int, confidence: float,
+                margin: float) -> Standing:
+    """The standing after ``played`` (objects with ``seats``, ``ranks`` and ``deal``: the
+    matches among the current ``entrants``; others are left out)."""
+    tally = Tally(players)
+    known = set(entrants)
+    for m in played:
+        if all(e in known for e in m.seats):
+            tally.add(m)
+    return standing(entrants, tally, confidence, margin)
+
+
+def choose_tables(now: Standing, count: int, players: int) -> list[tuple[int, ...]]:
+    """The tables of the next ``count`` sets (entrant ids in ranking order); none when settled."""
+    doubt = [r for r, p in enumerate(now.pairs) if p.state == IN_DOUBT]
+    if not doubt:
+        return []
+    met = {r: now.pairs[r].sets for r in range(len(now.pairs))}
+    sets = dict(now.sets)
+    rank = now.ranking
+    n = len(rank)
+    tables = []
+    for _ in range(count):
+        r = min(doubt, key=lambda r: (met[r], sets[rank[r]] + sets[rank[r + 1]], r))
+        starts = range(max(0, r + 2 - players), min(r, n - players) + 1)
+        start = max(starts, key=lambda s: (sum(1 for q in range(s, s + players - 1) if q in doubt),
+                                           -s))
+        table = rank[start:start + players]
+        for q in range(start, start + players - 1):
+            met[q] += 1
+        for e in table:
+            sets[e] += 1
+        tables.append(table)
+    return tables
+
+
+def make_matches(tables: Sequence[tuple[int, ...]], seed: int, first_id: int, first_deal: int,
+                 batch: int) -> list[ScheduledMatch]:
+    """The matches of the sets at ``tables``: one deal each, once per rotation of the seats."""
+    matches: list[ScheduledMatch] = []
+    for t, table in enumerate(tables):
+        deal = first_deal + t
+        base = table if deal % 2 == 0 else table[::-1]
+        size = len(base)
+        for rotation in range(size):
+            matches.append(ScheduledMatch(
+                id=first_id + len(matches), round=batch, table=deal, rotation=rotation, deal=deal,
+                seed=deal_seed(seed, deal), seats=tuple(base[(i + rotation) % size]
+                                                        for i in range(size))))
+    return matches
+
+
+@dataclass
+class Plan:
+    """The adaptive tournament batch by batch: a batch is planned from the results of the batches
+    before it, so replaying the stored results plans the same batches again."""
+
+    settings: Settings
+    entrants: tuple[int, ...]
+    first_id: int = 1              # the id of the first match it plans, ...
+    first_deal: int = 0            # ... and its deal number (both after an earlier field's)
+    prior: tuple[Met, ...] = ()    # results among these entrants from before (an earlier field)
+    spent: int = 0                 # matches played before, counted against max_matches
+    batches: list[list[ScheduledMatch]] = field(default_factory=list)
+    stop: str | None = None        # settled | max_matches, once over
+    counted: int = 0               # matches in the complete batches counted
+    tally: Tally = field(init=False)
+    now: Standing = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tally = Tally(self.settings.players)
+        for met in self.prior:
+            self.tally.add(met)
+        self.now = standing(self.entrants, self.tally, self.settings.confidence,
+                            self.settings.margin)
+        self._plan_next()
+
+    @property
+    def planned(self) -> int:
+        return sum(len(b) for b in self.batches)
+
+    def _plan_next(self) -> None:
+        s = self.settings
+        if self.now.settled:
+            self.stop = SETTLED
+            return
+        room = (s.max_matches - self.spent - self.planned) // s.players
+        if room <= 0:
+            self.stop = MAX_MATCHES
+            return
+        tables = choose_tables(self.now, min(s.batch_sets, room), s.players)
+        first_deal = self.first_deal + self.planned // s.players
+        self.batches.append(make_matches(tables, s.seed, self.first_id + self.planned, first_deal,
+                                         len(self.batches)))
+
+    def advance(self, results: Mapping[int, Any]) -> str | None:
+        """Count every batch now complete in ``results`` (match id -> an object with ``seats``
+        and ``ranks``), planning the next after each; returns the stop, if over."""
+        while self.stop is None and all(m.id in results for m in self.batches[-1]):
+            for m in self.batches[-1]:
+                got = results[m.id]
+                if tuple(got.seats) != m.seats:
+                    raise ArenaError(f"match {m.id} was played by entrants {list(got.seats)}, but "
+                                     f"the adaptive plan gives it to {list(m.seats)} (a store "
+                                     "made by another version of arena?)")
+                self.tally.add(Met(m.seats, got.ranks, m.deal))
+            self.counted += len(self.batches[-1])
+            self.now = standing(self.entrants, self.tally, self.settings.confidence,
+                                self.settings.margin, self.now.elo)
+            self._plan_next()
+        return self.stop
+
+    def left(self, results: Mapping[int, Any]) -> list[ScheduledMatch]:
+        """The matches of the current batch not played yet (none once over)."""
+        if self.stop is not None:
+            return []
+        return [m for m in self.batches[-1] if m.id not in results]
+
+    def status(self) -> str:
+        """For the progress line: the stopping rule's state."""
+        n = self.now
+        return (f"settled {len(n.pairs) - n.count(IN_DOUBT)}/{len(n.pairs)} neighbour pairs "
+                f"({n.count(ORDERED)} ordered, {n.count(LEVEL)} level)")
+
+    def summary(self, names: Mapping[int, str]) -> "Summary":
+        s = self.settings
+        return Summary(stop=self.stop, matches=self.spent + self.counted, max_matches=s.max_matches,
+                       round_robin=round_robin_matches(len(self.entrants), s.players),
+                       confidence=s.confidence, margin=s.margin,
+                       ranking=tuple(names[e] for e in self.now.ranking),
+                       elo=tuple(self.now.elo[e] for e in self.now.ranking),
+                       pairs=self.now.pairs, names=dict(names))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Where an adaptive tournament stands: the stop, the ranking and its neighbour pairs."""
+
+    stop: str | None            # settled | max_matches | None (not over)
+    matches: int                # matches of the complete batches counted
+    max_matches: int
+    round_robin: int            # matches in one round of the round-robin of this field
+    confidence: float
+    margin: float
+    ranking: tuple[str, ...]    # best first
+    elo: tuple[float, ...]      # the fitted Elo, in ranking order
+    pairs: tuple[PairState, ...]
+    names: dict[int, str]
+
+    @property
+    def headline(self) -> str:
+        if self.stop == SETTLED:
+            return "Adaptive: ranking settled"
+        if self.stop == MAX_MATCHES:
+            return "Adaptive: max_matches reached"
+        return "Adaptive: not settled yet"
+
+    def pair_text(self, p: PairState) -> str:
+        a, b = self.names[p.above], self.names[p.below]
+        if p.score is None:
+            return f"{a} > {b}: no set yet"
+        return (f"{a} {'=' if p.state == LEVEL else '>'} {b}: {p.state} at "
+                f"{100 * p.shown:.1f}% ({p.sets} sets, score {100 * p.score:.1f}% "
+                f"[{100 * p.low:.1f}, {100 * p.high:.1f}])")
+
+    def line(self) -> str:
+        """The one line a run ends with."""
+        doubt = sum(1 for p in self.pairs if p.state == IN_DOUBT)
+        ordered = sum(1 for p in self.pairs if p.state == ORDERED)
+        rounds = self.matches / self.round_robin if self.round_robin else 0.0
+        return (f"{self.headline} after {self.matches} matches ({rounds:.2f} round-robin rounds "
+                f"of {self.round_robin}; at most {self.max_matches}): of {len(self.pairs)} "
+                f"neighbour pairs {ordered} ordered, {len(self.pairs) - ordered - doubt} level, "
+                f"{doubt} in doubt (confidence {self.confidence:g} each, margin {self.margin:g})")
+
+
+def replay(settings: Settings, entrants: Sequence[int], results: Mapping[int, Any]) -> Plan:
+    """The plan as far as ``results`` (match id -> seats and ranks) take it."""
+    plan = Plan(settings, tuple(entrants))
+    plan.advance(results)
+    return plan
+
+
+@dataclass(frozen=True)
+class Epoch:
+    """The plan of one field: the versions it plans for (entrant id -> version) and where its
+    matches start. A field that moves (a new version, a late entrant, a withdrawal, a
+    suspension) starts a new epoch after every stored match; its plan counts the results among
+    its versions from before as known, so a newcomer, holding none, is chosen first."""
+
+    field: dict[int, int]
+    first_id: int
+    first_deal: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": {str(e): v for e, v in self.field.items()}, "first_id": self.first_id,
+                "first_deal": self.first_deal}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "Epoch":
+        return Epoch({int(e): int(v) for e, v in data["field"].items()}, int(data["first_id"]),
+                     int(data["first_deal"]))
+
+    @staticmethod
+    def after(field: Mapping[int, int], rows: Sequence[Any]) -> "Epoch":
+        """A new epoch for ``field`` after the stored matches ``rows``."""
+        return Epoch(dict(field), 1 + max((r.id for r in rows), default=0),
+                     1 + max((r.deal for r in rows), default=-1))
+
+
+def epoch_plan(settings: Settings, epoch: Epoch, rows: Sequence[Any]) -> Plan:
+    """The plan of ``epoch`` as far as the stored matches ``rows`` (with ``seats``, ``ranks``,
+    ``deal`` and ``versions``) take it."""
+    def among_field(r: Any) -> bool:
+        return all(epoch.field.get(e) == v for e, v in zip(r.seats, r.versions))
+
+    before = [r for r in rows if r.id < epoch.first_id]
+    plan = Plan(settings, tuple(sorted(epoch.field)), epoch.first_id, epoch.first_deal,
+                tuple(Met(r.seats, r.ranks, r.deal) for r in before if among_field(r)),
+                len(before))
+    plan.advance({r.id: r for r in rows if r.id >= epoch.first_id})
+    return plan
+
+
+def store_summary(store: Any) -> Summary:
+    """Where the adaptive tournament in a (read-only) ``tournaments.store.Store`` stands. The
+    batch size is the one of its first run (its workers)."""
+    config = store.config()
+    runs = store.runs()
+    workers = runs[0]["workers"] if runs else 1
+    rows = store.matches()
+    saved = store.meta(EPOCH_KEY)
+    epoch = Epoch.from_json(saved) if saved else Epoch.after(store.current(), [])
+    plan = epoch_plan(Settings.of(config.format, config.seed, workers), epoch, rows)
+    return plan.summary({e.id: e.name for e in store.entrants()})
+
+
+__all__ = ["EPOCH_KEY", "Epoch", "IN_DOUBT", "LEVEL", "MAX_MATCHES", "ORDERED", "SETTLED", "Met",
+           "PairState", "Plan", "epoch_plan",
+           "Settings", "Standing", "Summary", "Tally", "batch_sets", "choose_tables",
+           "make_matches", "pair_state", "replay",
+           "round_robin_matches", "standing", "standing_of", "store_summary"]
