@@ -33,6 +33,11 @@ in doubt. A set is one deal played once per cyclic rotation of its table's seats
 around the table alternating from set to set. Set ``d`` (counted from 0) has the deal seed
 ``seeds.deal_seed(seed, d)``; match ids count from 1 in planning order. So the plan is a function
 of the results of the batches before it: :class:`Plan` replays it from the stored results.
+
+**A field that moves.** A new version, a late entrant, a withdrawal or a suspension begins a new
+:class:`Epoch` after every stored match: its plan counts the earlier results among the versions
+in play as known (``prior``), numbers its matches and deals after the stored ones, and counts the
+matches before it against ``max_matches`` (``spent``). A newcomer, with no set yet, is chosen first.
 """
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ from arena.errors import ArenaError, BotError
 from arena.record import MatchRecord
 from arena.sandbox.files import copy_tree
 from tournaments.backends import MatchJob
-from tournaments.config import GAUNTLET, ROUND_ROBIN, ConfigError, FormatConfig
+from tournaments.config import ADAPTIVE, GAUNTLET, ROUND_ROBIN, ConfigError, FormatConfig
 from tournaments.plan import PlannedMatch, Slot, join_slots
 from tournaments.store import (CURRENT, SUSPENDED, WITHDRAWN, Entrant, Store, Submission,
                                Version, now)
@@ -186,7 +186,7 @@ def _join(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant]
           fmt: FormatConfig) -> Entrant:
     """Enter ``bot`` with the next id, at version 1, with the slots of its share."""
     eid = 1 + max(entrants, default=-1)
-    if fmt.type not in (ROUND_ROBIN, GAUNTLET):
+    if fmt.type not in (ROUND_ROBIN, GAUNTLET, ADAPTIVE):
         raise ConfigError(f"entrant {bot.name!r} ({bot.path}) is new, and a tournament of type "
                           f"{fmt.type!r} takes no late entrants; run it in another output folder")
     digest = take_snapshot(bot, snapshot_dir(output, eid, 1))

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from tournaments.config import ADAPTIVE, GAUNTLET, SPRT, FormatConfig
+from tournaments.config import ADAPTIVE, GAUNTLET, FormatConfig
 from tournaments.schedule import Schedule
 from tournaments.seeds import deal_seed, derive_seed
 
@@ -130,8 +130,8 @@ def join_slots(fmt: FormatConfig, newcomer: int, others: Sequence[int], candidat
     play); when the schedule is a balanced sample, as many tables as an average entrant sits at.
     Gauntlet: a new candidate meets the field as a candidate does; a newcomer to the field meets
     every candidate (with the rest of its table drawn from the field)."""
-    if fmt.type in (ADAPTIVE, SPRT):  # adaptive: it chooses a newcomer's sets itself (first);
-        return []                      # an SPRT is between its first two entrants only
+    if fmt.type == ADAPTIVE:  # it chooses a newcomer's sets itself, first (tournaments.adaptive)
+        return []
     size = fmt.players
     field = [e for e in others if e not in candidates]
     if fmt.type == GAUNTLET:

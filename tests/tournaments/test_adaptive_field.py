@@ -1,0 +1,68 @@
+"""An adaptive tournament whose field moves: a late entrant and a new version enter the plan
+the same way (tournaments.adaptive.Epoch), chosen first since nothing is known of them yet.
+
+Real bot folders, real bot subprocesses one match at a time (``SerialBackend``), a real store.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tournaments.adaptive import SETTLED, store_summary
+from tournaments.store import Store
+
+from .conftest import HASH_BOT, make_bot, small_config, write_config
+from .test_versions import change, run
+
+
+def stored(out: Path) -> dict[int, tuple[tuple[int, ...], tuple[int, ...], int]]:
+    with Store.open(out) as store:
+        return {m.id: (m.seats, m.versions, m.seed) for m in store.matches()}
+
+
+def test_a_late_entrant_and_a_new_version_are_planned_first(tmp_path: Path,
+                                                            bots: dict[str, Path]) -> None:
+    """Three bots settle (a wide margin shows them level in a few sets); a fourth joins: the
+    next run's first batch seats it at every table, on deals never dealt, with ids after every
+    stored match; then one bot changes: its new version is planned first, and its old version's
+    matches no longer count."""
+    data = small_config([str(tmp_path / "bots" / "*")])
+    data["format"] = {"type": "adaptive", "players": 2, "margin": 0.45, "max_matches": 400}
+    config = write_config(tmp_path / "t.toml", data)
+    for name in ("first", "crash"):  # three bots: alpha, beta, gamma
+        for f in sorted((bots[name]).iterdir()):
+            f.unlink()
+        bots[name].rmdir()
+    out = tmp_path / "out"
+    first = run(config, out)
+    assert first.adaptive is not None and first.adaptive.stop == SETTLED
+    before = stored(out)
+    assert first.played == len(before) > 0
+
+    make_bot(tmp_path / "bots", "delta", HASH_BOT, "d")
+    second = run(config, out)
+    assert second.adaptive is not None and second.adaptive.stop == SETTLED
+    after = stored(out)
+    assert {mid: after[mid] for mid in before} == before      # nothing stored changes
+    new = sorted(mid for mid in after if mid not in before)
+    assert new == list(range(max(before) + 1, max(after) + 1)) and len(new) == second.played
+    with Store.open(out) as store:
+        delta = next(e.id for e in store.entrants() if e.name == "delta")
+    first_batch = new[:4]  # one worker: two sets of two matches
+    assert all(delta in after[mid][0] for mid in first_batch)
+    assert not {after[mid][2] for mid in new} & {r[2] for r in before.values()}  # fresh deals
+    assert "delta" in second.adaptive.ranking
+
+    change(bots["beta"])
+    third = run(config, out)
+    latest = stored(out)
+    with Store.open(out) as store:
+        beta = next(e.id for e in store.entrants() if e.name == "beta")
+        assert store.current()[beta] == 2
+        summary = store_summary(store)
+    newest = sorted(mid for mid in latest if mid not in after)
+    assert third.played == len(newest) > 0
+    assert all(beta in latest[mid][0] for mid in newest[:4])  # the new version first
+    assert all(dict(zip(seats, versions)).get(beta, 2) == 2
+               for seats, versions, _ in (latest[mid] for mid in newest))
+    assert summary.stop == SETTLED and summary.matches == len(latest)
+    assert summary.line() == third.adaptive.line()  # the store replays to the run's standing
