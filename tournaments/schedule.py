@@ -9,7 +9,8 @@ What a schedule promises (tests/tournaments/test_schedule.py checks each with hy
   and ``Schedule.note`` says so: every entrant (in a gauntlet: every candidate, and every member of
   the field) sits at the same number of tables; pairs meet as evenly as a greedy choice manages.
 - Seats rotate: each table is played once per cyclic rotation of its seats, so every entrant sits
-  in every seat equally often. Odd rounds reverse the table's order around the table, so with 3 or
+  in every seat equally often; the order around a table is drawn from the seed (not the entrants'
+  order, which follows their folders: an anonymous report must not tell it). Odd rounds reverse the table's order around the table, so with 3 or
   4 players the neighbours on each side change too.
 - Duplicate deals: all rotations of one table in one round share one deal (one seed), so every
   entrant of the table holds every hand of that deal and the luck of the deal cancels out.
@@ -82,6 +83,10 @@ def make_schedule(num_entrants: int, fmt: FormatConfig, seed: int,
                                                   fmt.max_tables, rng)
     else:
         tables, possible, note = _round_robin_tables(num_entrants, size, fmt.max_tables, rng)
+    if fmt.type != SPRT:  # who sits first at a table is drawn, not the lower entrant id (ids
+        # follow the folders' order, which an anonymous report must not tell)
+        draw = random.Random(derive_seed(seed, "seats"))
+        tables = [tuple(draw.sample(table, len(table))) for table in tables]
     matches: list[ScheduledMatch] = []
     deal = 0
     for rnd in range(rounds):
