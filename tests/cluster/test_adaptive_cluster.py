@@ -1,6 +1,6 @@
 """An adaptive tournament on a real Dask ``LocalCluster`` plans and stores what the local pool
 does: the same batches of duplicate sets, match for match, and the same stop (with a bot that
-always crashes in the field)."""
+always crashes in the field, suspended on both)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,6 +12,7 @@ pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distribute
 from tournaments.cluster import DaskBackend  # noqa: E402
 from tournaments.config import load_config  # noqa: E402
 from tournaments.run import prepare, run_tournament  # noqa: E402
+from tournaments.store import SUSPENDED, Store  # noqa: E402
 
 from ..tournaments.conftest import small_config, write_config  # noqa: E402
 from ..tournaments.test_run import comparable_rows  # noqa: E402
@@ -31,6 +32,11 @@ def test_the_cluster_plays_the_adaptive_plan_of_the_local_pool(tmp_path: Path, c
         remote = run_tournament(prepare(config, tmp_path / "dask"), backend=backend,
                                 progress=False)
     assert local.adaptive is not None and remote.adaptive == local.adaptive
-    assert local.adaptive.ranking[-1] == "crash"  # a bot that always fails ranks last
+    # a bot that always fails is suspended after 5 failed matches: the plan goes on without it
+    assert "crash" not in local.adaptive.ranking and len(local.adaptive.ranking) == 3
+    for output in ("local", "dask"):
+        with Store.open(tmp_path / output) as store:
+            crash = next(e.id for e in store.entrants() if e.name == "crash")
+            assert store.latest()[crash].state == SUSPENDED
     assert remote.outcome == local.outcome == "complete" and remote.done == local.done > 0
     assert comparable_rows(tmp_path / "dask") == comparable_rows(tmp_path / "local")
