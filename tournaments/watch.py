@@ -17,6 +17,7 @@ import dataclasses
 import os
 import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -108,7 +109,7 @@ class Watch:
             if digest in (admitted.get(folder), self.passed.get(folder)):
                 continue
             if self.failed_hash.get(folder) != digest:
-                problem = self.check(bot, config, output / SNAPSHOTS / "checks" / digest[:16])
+                problem = self.check(bot, config, output / SNAPSHOTS / "checks", digest)
                 if problem is None:
                     self.passed[folder] = digest
                     continue
@@ -130,23 +131,28 @@ class Watch:
         self.last = given if result.outcome == "complete" else None
         return result
 
-    def check(self, bot: BotSpec, config: TournamentConfig, copy: Path) -> Skipped | None:
+    def check(self, bot: BotSpec, config: TournamentConfig, checks: Path,
+              digest: str) -> Skipped | None:
         """``arena check`` under the tournament's game, options, clock and limits, on a copy of
-        the folder at a path of its content's own (a bot's fork server is kept per folder, so a
-        folder's path never stands for two contents): None if it passes, else why (the first
-        problem's first line, and the rest as its stderr tail)."""
+        the folder in a new folder of ``checks`` (a bot's fork server is kept per folder path, so
+        a path never stands for two copies: two students handing in the same files are checked
+        in two folders): None if it passes, else why (the first problem's first line, and the
+        rest as its stderr tail)."""
         plan = CheckPlan(get_game(config.game), dict(config.options), [config.format.players],
                          config.time_control,
                          Limits.from_mapping(config.limits) if config.limits else Limits())
         self.say(f"checking {bot.path} ({bot.name})")
+        checks.mkdir(parents=True, exist_ok=True)
+        where = Path(tempfile.mkdtemp(prefix=f"{digest[:16]}-", dir=checks))
         try:
+            copy = where / "bot"
             take_snapshot(bot, copy)
             problems = check_bot(dataclasses.replace(bot, path=copy), plan,
                                  echo=lambda _line: None)
         except ArenaError as exc:
             problems = [str(exc)]
         finally:
-            shutil.rmtree(copy, ignore_errors=True)
+            shutil.rmtree(where, ignore_errors=True)
         if not problems:
             return None
         first, _, rest = problems[0].partition("\n")
