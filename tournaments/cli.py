@@ -33,7 +33,8 @@ from tournaments.ratings import compute_ratings, format_head_to_head, format_lea
 from tournaments.replay import replay_match
 from tournaments.run import Prepared, RunResult, ResultsListener, planned_matches, prepare, run_tournament
 from tournaments.sprt import store_summary
-from tournaments.store import Entrant, Store, Version, store_path
+from tournaments.field_tables import Version
+from tournaments.store import Entrant, Store, store_path
 from tournaments.watch import DEFAULT_INTERVAL, DEFAULT_SETTLE, watch
 
 DEMO_OUTPUT = "arena-demo"

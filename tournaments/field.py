@@ -31,8 +31,8 @@ from arena.sandbox.files import copy_tree
 from tournaments.backends import MatchJob
 from tournaments.config import ADAPTIVE, GAUNTLET, ROUND_ROBIN, ConfigError, FormatConfig
 from tournaments.plan import PlannedMatch, Slot, join_slots
-from tournaments.store import (CURRENT, SUSPENDED, WITHDRAWN, Entrant, Store, Submission,
-                               Version, now)
+from tournaments.field_tables import CURRENT, SUSPENDED, WITHDRAWN, Submission, Version, now
+from tournaments.store import Entrant, Store
 
 SNAPSHOTS = "versions"
 

@@ -1,13 +1,14 @@
 """The result store: one SQLite file per tournament, written by the parent process only.
 
 Layout (``SCHEMA``): ``meta`` (format version, the config, the schedule's size and note, the
-rating environment, what the report publishes), ``entrants`` (id, name, folder, content hash of its first version),
-``versions`` (every admitted version of every entrant: its content hash, arrival and state),
+rating environment, what the report publishes), ``entrants`` (id, name, folder, content hash of
+its first version), ``versions`` (every admitted version of every entrant: its content hash, arrival and state),
 ``slots`` (the plan, ``tournaments.plan``), ``submissions`` (folders seen but not admitted, and
 why), ``matches`` (one row per *finished* match, with its slot, seats, the versions that played,
 seed, scores, ranks, statuses, reasons, timings, stderr tails and the full match record as
 zlib-compressed JSON) and ``runs`` (one row per invocation, for the record). A match's id never
 changes: the schedule's matches keep their place in it, later ones are numbered after them.
+The versions, slots and submissions are read and written by ``tournaments.field_tables``.
 
 Durability: WAL journal; every match is one transaction, committed as soon as the match ends, so a
 kill at any moment (SIGKILL included) leaves every finished match stored once and none half-stored;
@@ -26,13 +27,13 @@ import sqlite3
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
 from arena.record import OK, MatchRecord
 from tournaments.config import TournamentConfig
+from tournaments.field_tables import CURRENT, FieldTables, now
 
 STORE_NAME = "tournament.sqlite"
 SQLITE_HEADER = b"SQLite format 3\0"   # the first 16 bytes of every SQLite database file
@@ -43,7 +44,6 @@ STORE_FORMAT = "arena-tournament-store/4"  # 2: named chance streams, secret see
 # matches are marked with their slot and version 1) and is marked 4, which an older arena cannot
 # read.
 READABLE_FORMATS = (STORE_FORMAT, "arena-tournament-store/3", "arena-tournament-store/2")
-CURRENT, OLD, WITHDRAWN, SUSPENDED = "current", "old", "withdrawn", "suspended"  # version states
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -159,40 +159,11 @@ class MatchRow:
         return any(s != OK for s in self.statuses)
 
 
-@dataclass(frozen=True)
-class Version:
-    """One admitted version of an entrant (its folder's files at one moment)."""
-
-    entrant: int
-    version: int
-    content_hash: str
-    arrived_at: str
-    state: str        # CURRENT, OLD, WITHDRAWN, SUSPENDED
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class Submission:
-    """A folder seen and not admitted (or admitted after a check), with why."""
-
-    folder: str
-    name: str
-    content_hash: str
-    seen_at: str
-    outcome: str      # admitted | rejected
-    reason: str
-    stderr_tail: str = ""
-
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
 def store_path(output: str | Path) -> Path:
     return Path(output) / STORE_NAME
 
 
-class Store:
+class Store(FieldTables):
     """A tournament store. Writers: :meth:`create` / :meth:`open` with ``write=True``."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
@@ -465,45 +436,6 @@ class Store:
         more = "slot, versions" if "versions" in columns else "-1, NULL"
         return f"{self._BASE_COLUMNS}, {more}"
 
-    def _has(self, table: str) -> bool:
-        return self._conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                  (table,)).fetchone() is not None
-
-    def versions(self) -> list[Version]:
-        """Every admitted version, by entrant then version (version 1 of every entrant, current,
-        in a store of format 2 or 3)."""
-        if not self._has("versions"):
-            return [Version(e.id, 1, e.content_hash, self.created_at, CURRENT)
-                    for e in self.entrants()]
-        rows = self._conn.execute("SELECT entrant, version, content_hash, arrived_at, state, "
-                                  "reason FROM versions ORDER BY entrant, version")
-        return [Version(*row) for row in rows]
-
-    def latest(self) -> dict[int, Version]:
-        """Each entrant's latest version (its state says whether it plays)."""
-        return {v.entrant: v for v in self.versions()}
-
-    def current(self) -> dict[int, int]:
-        """Entrant id -> version, for the entrants in play (not withdrawn nor suspended)."""
-        return {e: v.version for e, v in self.latest().items() if v.state == CURRENT}
-
-    def slots(self) -> list[Any]:
-        """The plan's slots (``tournaments.plan.Slot``), in plan order."""
-        from tournaments.plan import Slot
-
-        if not self._has("slots"):
-            return []
-        rows = self._conn.execute("SELECT id, round, table_no, entrants, deal, first_match FROM "
-                                  "slots ORDER BY id")
-        return [Slot(i, r, t, tuple(json.loads(e)), d, f) for i, r, t, e, d, f in rows]
-
-    def submissions(self) -> list[Submission]:
-        if not self._has("submissions"):
-            return []
-        rows = self._conn.execute("SELECT folder, name, content_hash, seen_at, outcome, reason, "
-                                  "stderr_tail FROM submissions ORDER BY id")
-        return [Submission(*row) for row in rows]
-
     def current_matches(self) -> list[MatchRow]:
         """The matches among current versions only: what the standings are rated from."""
         current = self.current()
@@ -624,53 +556,6 @@ class Store:
                 "startup_ms, wall_ms, worker, run_id, finished_at, record, slot, versions) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (match_id, *values))
         return match_id
-
-    def _insert_slots(self, slots: Sequence[Any]) -> None:
-        self._conn.executemany(
-            "INSERT INTO slots (id, round, table_no, entrants, deal, first_match) "
-            "VALUES (?,?,?,?,?,?)",
-            [(s.id, s.round, s.table, json.dumps(list(s.entrants)), s.deal, s.first_match)
-             for s in slots])
-
-    def add_slots(self, slots: Sequence[Any]) -> None:
-        with self._transaction():
-            self._insert_slots(slots)
-
-    def add_entrant(self, entrant: Entrant, slots: Sequence[Any]) -> None:
-        """A late entrant, at version 1, with the slots of its share, in one transaction."""
-        with self._transaction():
-            self._conn.execute(
-                "INSERT INTO entrants (id, name, path, content_hash, description) VALUES (?,?,?,?,?)",
-                (entrant.id, entrant.name, entrant.path, entrant.content_hash, entrant.description))
-            self._conn.execute(
-                "INSERT INTO versions (entrant, version, content_hash, arrived_at, state) "
-                "VALUES (?, 1, ?, ?, ?)", (entrant.id, entrant.content_hash, now(), CURRENT))
-            self._insert_slots(slots)
-
-    def add_version(self, entrant: int, content_hash: str) -> int:
-        """A new version of ``entrant``, now its current one (the one before becomes old)."""
-        with self._transaction():
-            last = self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM versions WHERE "
-                                      "entrant = ?", (entrant,)).fetchone()[0]
-            self._conn.execute("UPDATE versions SET state = ?, reason = '' WHERE entrant = ?",
-                               (OLD, entrant))
-            self._conn.execute(
-                "INSERT INTO versions (entrant, version, content_hash, arrived_at, state) "
-                "VALUES (?, ?, ?, ?, ?)", (entrant, last + 1, content_hash, now(), CURRENT))
-        return int(last + 1)
-
-    def set_state(self, entrant: int, version: int, state: str, reason: str = "") -> None:
-        with self._transaction():
-            self._conn.execute("UPDATE versions SET state = ?, reason = ? WHERE entrant = ? AND "
-                               "version = ?", (state, reason, entrant, version))
-
-    def add_submission(self, sub: Submission) -> None:
-        with self._transaction():
-            self._conn.execute(
-                "INSERT INTO submissions (folder, name, content_hash, seen_at, outcome, reason, "
-                "stderr_tail) VALUES (?,?,?,?,?,?,?)",
-                (sub.folder, sub.name, sub.content_hash, sub.seen_at, sub.outcome, sub.reason,
-                 sub.stderr_tail))
 
     def meta(self, key: str) -> Any:
         """A ``meta`` value another module keeps (JSON), or None."""

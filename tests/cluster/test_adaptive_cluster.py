@@ -12,7 +12,8 @@ pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distribute
 from tournaments.cluster import DaskBackend  # noqa: E402
 from tournaments.config import load_config  # noqa: E402
 from tournaments.run import prepare, run_tournament  # noqa: E402
-from tournaments.store import SUSPENDED, Store  # noqa: E402
+from tournaments.field_tables import SUSPENDED  # noqa: E402
+from tournaments.store import Store  # noqa: E402
 
 from ..tournaments.conftest import small_config, write_config  # noqa: E402
 from ..tournaments.test_run import comparable_rows  # noqa: E402

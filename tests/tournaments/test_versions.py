@@ -18,7 +18,8 @@ from tournaments.config import load_config
 from tournaments.ratings import compute_ratings
 from tournaments.replay import replay_match
 from tournaments.run import RunResult, prepare, run_tournament
-from tournaments.store import CURRENT, OLD, WITHDRAWN, Store
+from tournaments.field_tables import CURRENT, OLD, WITHDRAWN
+from tournaments.store import Store
 
 from .conftest import HASH_BOT, make_bot, small_config, write_config
 from .test_run import comparable_record
