@@ -10,8 +10,9 @@ What a schedule promises (tests/tournaments/test_schedule.py checks each with hy
   the field) sits at the same number of tables; pairs meet as evenly as a greedy choice manages.
 - Seats rotate: each table is played once per cyclic rotation of its seats, so every entrant sits
   in every seat equally often; the order around a table is drawn from the seed (not the entrants'
-  order, which follows their folders: an anonymous report must not tell it). Odd rounds reverse the table's order around the table, so with 3 or
-  4 players the neighbours on each side change too.
+  order, which follows their folders: an anonymous report must not tell it). Odd rounds reverse
+  the table's order around the table, so with 3 or 4 players the neighbours on each side change
+  too.
 - Duplicate deals: all rotations of one table in one round share one deal (one seed), so every
   entrant of the table holds every hand of that deal and the luck of the deal cancels out.
   Without duplicate deals, every match has a deal of its own.
