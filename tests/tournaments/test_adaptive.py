@@ -186,6 +186,20 @@ def test_sets_go_to_pairs_in_doubt_not_to_settled_ones() -> None:
     assert choose_tables(now, 5, 2) == [now.ranking[1:]] * 5
 
 
+def test_sets_go_first_to_the_pair_most_likely_misordered_not_the_one_met_least() -> None:
+    """0 won its 4 sets against 1; 1 leads 2 by one set in 10 (the rest split): both pairs are in
+    doubt, and 1-2, though met more often, is the one that may be the wrong way round."""
+    tally = Tally(2)
+    for deal in range(14):
+        a, b, won = (0, 1, True) if deal < 4 else (1, 2, deal == 4)
+        tally.add(Met((a, b), (1, 2), deal))
+        tally.add(Met((b, a), (2, 1) if won else (1, 2), deal))
+    now = standing((0, 1, 2), tally, 0.95, 0.05)
+    assert now.ranking == (0, 1, 2) and [p.state for p in now.pairs] == [IN_DOUBT, IN_DOUBT]
+    assert [p.sets for p in now.pairs] == [4, 10]
+    assert choose_tables(now, 4, 2) == [(1, 2)] * 4
+
+
 # ----- reproducible -----------------------------------------------------------------------------
 
 def test_a_resumed_plan_chooses_the_same_sets() -> None:
