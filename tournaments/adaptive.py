@@ -237,8 +237,7 @@ def misorder(p: PairState, extra: int, margin: float) -> float:
     return NormalDist().cdf((0.5 - max(margin, CHOICE_TOLERANCE) - shrunk) / spread)
 
 
-def choose_tables(now: Standing, count: int, players: int,
-                  margin: float = 0.05) -> list[tuple[int, ...]]:
+def choose_tables(now: Standing, count: int, players: int, margin: float) -> list[tuple[int, ...]]:
     """The tables of the next ``count`` sets (entrant ids in ranking order); none when settled."""
     doubt = [r for r, p in enumerate(now.pairs) if p.state == IN_DOUBT]
     if not doubt:
