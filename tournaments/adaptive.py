@@ -25,9 +25,13 @@ it lies inside ½ ± ``margin``; the run stops, *settled*, when every neighbour 
 other, after a complete batch; or when ``max_matches`` are played. The confidence of a pair is the
 largest level at which its interval shows its state.
 
-**The choice.** A batch holds ``batch_sets`` sets. Each goes to the neighbour pair in doubt with
-the fewest meetings so far (counting the sets already chosen for this batch), then to the one whose
-entrants have played fewest sets (a newcomer first), then the higher in the ranking. With more than
+**The choice.** A batch holds ``batch_sets`` sets. Each goes to the neighbour pair in doubt that
+has not met yet, else to the one most likely to be the wrong way round by more than
+CHOICE_TOLERANCE (the upper one's true score rate below 35 %, or below ½ − ``margin`` if that is
+lower; :func:`misorder`), the sets already chosen for this batch narrowing a pair's spread; then
+to the one whose entrants have played fewest sets (a newcomer first), then the higher in the
+ranking. So the sets go where the order is most in question (a lower entrant that leads, a pair
+met in few sets); a pair that looks level yields to those as its sets grow. With more than
 two players the table is the window of consecutive ranks around that pair holding the most pairs
 in doubt. A set is one deal played once per cyclic rotation of its table's seats, the direction
 around the table alternating from set to set. Set ``d`` (counted from 0) has the deal seed
@@ -45,6 +49,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any, NamedTuple
 
 from arena.errors import ArenaError
@@ -56,6 +61,9 @@ from tournaments.stats import bradley_terry_elo, points, sequence_confidence, se
 MATCHES_PER_WORKER = 4    # a batch: about this many matches for each match played at once
 PRIOR_SETS = 2.0          # pseudo-sets added to each pair's spread ...
 PRIOR_VARIANCE = 0.125    # ... of this variance (a set of two independent even matches)
+CHOICE_TOLERANCE = 0.15   # the choice looks for misorders by more than this score rate ...
+CHOICE_PRIOR_SETS = 6.0   # ... shrinking each pair's mean towards ½ by this many even sets ...
+SET_VARIANCE = 1 / 12     # ... with this variance of a set's score rate
 ORDERED, LEVEL, IN_DOUBT = "ordered", "level", "in doubt"
 SETTLED, MAX_MATCHES = "settled", "max_matches"
 EPOCH_KEY = "adaptive_epoch"  # the store's meta key of the current Epoch
@@ -218,24 +226,37 @@ def standing_of(entrants: Sequence[int], played: Iterable[Any], players: int, co
     return standing(entrants, tally, confidence, margin)
 
 
-def choose_tables(now: Standing, count: int, players: int) -> list[tuple[int, ...]]:
+def misorder(p: PairState, extra: int, margin: float) -> float:
+    """The chance, under a normal belief about a neighbour pair's score rate, that the upper one
+    is in truth below the lower one by more than CHOICE_TOLERANCE (or ``margin``, if larger): the
+    sets' mean shrunk towards ½ by CHOICE_PRIOR_SETS even sets, a spread of a set of variance
+    1/12 over ``p.sets + extra`` sets (``extra``: the sets already chosen for it this batch)."""
+    shrunk = ((p.score if p.score is not None else 0.5) * p.sets + 0.5 * CHOICE_PRIOR_SETS) / (
+        p.sets + CHOICE_PRIOR_SETS)
+    spread = math.sqrt(SET_VARIANCE / (p.sets + extra + CHOICE_PRIOR_SETS))
+    return NormalDist().cdf((0.5 - max(margin, CHOICE_TOLERANCE) - shrunk) / spread)
+
+
+def choose_tables(now: Standing, count: int, players: int, margin: float) -> list[tuple[int, ...]]:
     """The tables of the next ``count`` sets (entrant ids in ranking order); none when settled."""
     doubt = [r for r, p in enumerate(now.pairs) if p.state == IN_DOUBT]
     if not doubt:
         return []
-    met = {r: now.pairs[r].sets for r in range(len(now.pairs))}
+    extra = {r: 0 for r in range(len(now.pairs))}
     sets = dict(now.sets)
     rank = now.ranking
     n = len(rank)
     tables = []
     for _ in range(count):
-        r = min(doubt, key=lambda r: (met[r], sets[rank[r]] + sets[rank[r + 1]], r))
+        r = max(doubt, key=lambda r: (now.pairs[r].sets + extra[r] == 0,
+                                      misorder(now.pairs[r], extra[r], margin),
+                                      -(sets[rank[r]] + sets[rank[r + 1]]), -r))
         starts = range(max(0, r + 2 - players), min(r, n - players) + 1)
         start = max(starts, key=lambda s: (sum(1 for q in range(s, s + players - 1) if q in doubt),
                                            -s))
         table = rank[start:start + players]
         for q in range(start, start + players - 1):
-            met[q] += 1
+            extra[q] += 1
         for e in table:
             sets[e] += 1
         tables.append(table)
@@ -296,7 +317,7 @@ class Plan:
         if room <= 0:
             self.stop = MAX_MATCHES
             return
-        tables = choose_tables(self.now, min(s.batch_sets, room), s.players)
+        tables = choose_tables(self.now, min(s.batch_sets, room), s.players, s.margin)
         first_deal = self.first_deal + self.planned // s.players
         self.batches.append(make_matches(tables, s.seed, self.first_id + self.planned, first_deal,
                                          len(self.batches)))

@@ -149,7 +149,7 @@ def test_a_newcomer_plays_first_and_entrant_ids_need_not_be_contiguous() -> None
               if (r := results.get(m.id)) is not None]
     now = standing_of((*old, 20), played, 2, 0.95, 0.05)
     assert now.sets[20] == 0
-    tables = choose_tables(now, 2, 2)
+    tables = choose_tables(now, 2, 2, 0.05)
     at = now.ranking.index(20)
     assert 0 < at < 4  # an Elo of 0 (the prior alone) puts it inside the field
     # both of its neighbour pairs first, before any pair of the old entrants
@@ -183,7 +183,21 @@ def test_sets_go_to_pairs_in_doubt_not_to_settled_ones() -> None:
         tally.add(Met((2, 1), (1, 2), deal))
     now = standing((0, 1, 2), tally, 0.95, 0.05)
     assert [p.state for p in now.pairs] == [ORDERED, IN_DOUBT] and now.ranking[0] == 0
-    assert choose_tables(now, 5, 2) == [now.ranking[1:]] * 5
+    assert choose_tables(now, 5, 2, 0.05) == [now.ranking[1:]] * 5
+
+
+def test_sets_go_first_to_the_pair_most_likely_misordered_not_the_one_met_least() -> None:
+    """0 won its 4 sets against 1; 1 leads 2 by one set in 10 (the rest split): both pairs are in
+    doubt, and 1-2, though met more often, is the one that may be the wrong way round."""
+    tally = Tally(2)
+    for deal in range(14):
+        a, b, won = (0, 1, True) if deal < 4 else (1, 2, deal == 4)
+        tally.add(Met((a, b), (1, 2), deal))
+        tally.add(Met((b, a), (2, 1) if won else (1, 2), deal))
+    now = standing((0, 1, 2), tally, 0.95, 0.05)
+    assert now.ranking == (0, 1, 2) and [p.state for p in now.pairs] == [IN_DOUBT, IN_DOUBT]
+    assert [p.sets for p in now.pairs] == [4, 10]
+    assert choose_tables(now, 4, 2, 0.05) == [(1, 2)] * 4
 
 
 # ----- reproducible -----------------------------------------------------------------------------
