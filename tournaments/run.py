@@ -502,17 +502,22 @@ class AdaptiveRun:
 
     def batches(self, keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
         """What is left of the current batch, until the plan is over; an entrant suspended
-        meanwhile (``keep`` refuses its matches) ends the epoch, and the field left is planned."""
-        while self.plan.advance(self.stored) is None:
-            field = self.epoch.field
-            left = [PlannedMatch(m.id, -1, m.round, m.table, m.rotation, m.deal, m.seed, m.seats,
-                                 tuple(field[e] for e in m.seats))
-                    for m in self.plan.left(self.stored)]
-            kept = [m for m in left if keep(m)]
-            if kept:
-                yield kept
-            else:
-                self.plan = self.replan()
+        meanwhile (``keep`` refuses its matches) ends the epoch, and the field left is planned
+        (also when the plan was just over: the standing it ends with is the field's in play)."""
+        while True:
+            while self.plan.advance(self.stored) is None:
+                field = self.epoch.field
+                left = [PlannedMatch(m.id, -1, m.round, m.table, m.rotation, m.deal, m.seed,
+                                     m.seats, tuple(field[e] for e in m.seats))
+                        for m in self.plan.left(self.stored)]
+                kept = [m for m in left if keep(m)]
+                if kept:
+                    yield kept
+                else:
+                    self.plan = self.replan()
+            if self.store.current() == self.epoch.field:
+                return
+            self.plan = self.replan()
 
 
 def job(prepared: Prepared, field: Field, match: PlannedMatch) -> MatchJob:
