@@ -19,6 +19,7 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
     tournament seed is a secret: it is read only when ``reveal_seed``."""
     from tournaments.ratings import MU, SIGMA, compute_ratings, version_ratings
     from tournaments.store import Store
+    from tournaments.plan import among
 
     store = Store.open(output_dir)
     try:
@@ -50,7 +51,7 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
                 scores=tuple(r.scores), ranks=tuple(r.ranks), statuses=tuple(r.statuses),
                 reasons=tuple(r.reasons), stderr_tails=tuple(r.stderr_tails),
                 time_ms=tuple(r.think_ms), duration_ms=r.duration_ms, versions=r.versions,
-                current=all(current.get(e) == v for e, v in zip(r.seats, r.versions)),
+                current=among(current, r),
             )
             for r in rows
         ]

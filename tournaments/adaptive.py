@@ -54,6 +54,7 @@ from typing import Any, NamedTuple
 
 from arena.errors import ArenaError
 from tournaments.config import FormatConfig
+from tournaments.plan import among
 from tournaments.schedule import ScheduledMatch
 from tournaments.seeds import deal_seed
 from tournaments.stats import bradley_terry_elo, points, sequence_confidence, sequence_half_width
@@ -440,12 +441,9 @@ class Epoch:
 def epoch_plan(settings: Settings, epoch: Epoch, rows: Sequence[Any]) -> Plan:
     """The plan of ``epoch`` as far as the stored matches ``rows`` (with ``seats``, ``ranks``,
     ``deal`` and ``versions``) take it."""
-    def among_field(r: Any) -> bool:
-        return all(epoch.field.get(e) == v for e, v in zip(r.seats, r.versions))
-
     before = [r for r in rows if r.id < epoch.first_id]
     plan = Plan(settings, tuple(sorted(epoch.field)), epoch.first_id, epoch.first_deal,
-                tuple(Met(r.seats, r.ranks, r.deal) for r in before if among_field(r)),
+                tuple(Met(r.seats, r.ranks, r.deal) for r in before if among(epoch.field, r)),
                 len(before))
     plan.advance({r.id: r for r in rows if r.id >= epoch.first_id})
     return plan

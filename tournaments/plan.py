@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from tournaments.config import ADAPTIVE, GAUNTLET, FormatConfig
 from tournaments.schedule import Schedule
@@ -104,14 +105,19 @@ def matches_of(slot: Slot, versions: Mapping[int, int], tournament_seed: int,
     return out
 
 
+def among(versions: Mapping[int, int], match: Any) -> bool:
+    """Whether ``match`` (with ``seats`` and the ``versions`` that played them) was played among
+    ``versions`` (entrant id -> version): the one rule of what the standings and plans count."""
+    return all(versions.get(e) == v for e, v in zip(match.seats, match.versions))
+
+
 def needed(slots: Sequence[Slot], current: Mapping[int, int], played: Iterable[Done],
            tournament_seed: int, duplicate: bool) -> list[PlannedMatch]:
     """The matches still to play, in plan order: every rotation of every slot whose entrants are
     all in ``current`` (entrant id -> current version; the withdrawn and suspended are left out)
     that ``played`` (the stored matches; any others are ignored) does not hold between those
     versions."""
-    done = {(p.slot, p.rotation) for p in played
-            if all(current.get(e) == v for e, v in zip(p.seats, p.versions))}
+    done = {(p.slot, p.rotation) for p in played if among(current, p)}
     out = []
     for slot in slots:
         if not all(e in current for e in slot.entrants):

@@ -362,7 +362,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     todo = to_play(prepared, store, field)
     current = store.current_matches()
     adaptive = prepared.config.format.type == ADAPTIVE  # planned as it goes: no todo list
-    total = (len(current) + len(todo)) if not adaptive else prepared.config.format.max_matches or 0
+    total = planned_matches(prepared) if adaptive else len(current) + len(todo)
     store.set_meta("planned", total)
     failures = sum(1 for m in current for s in m.statuses if s != "ok")
     bar = Progress(len(todo) if not adaptive else max(0, total - store.count()[0]), 0, 0,

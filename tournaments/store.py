@@ -34,6 +34,7 @@ from arena.errors import ArenaError
 from arena.record import OK, MatchRecord
 from tournaments.config import TournamentConfig
 from tournaments.field_tables import CURRENT, FieldTables, now
+from tournaments.plan import among
 
 STORE_NAME = "tournament.sqlite"
 SQLITE_HEADER = b"SQLite format 3\0"   # the first 16 bytes of every SQLite database file
@@ -439,8 +440,7 @@ class Store(FieldTables):
     def current_matches(self) -> list[MatchRow]:
         """The matches among current versions only: what the standings are rated from."""
         current = self.current()
-        return [m for m in self.iter_matches()
-                if all(current.get(e) == v for e, v in zip(m.seats, m.versions))]
+        return [m for m in self.iter_matches() if among(current, m)]
 
     def matches(self) -> list[MatchRow]:
         """Every finished match, in schedule order."""
