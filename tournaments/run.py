@@ -11,7 +11,8 @@ resumes: a match is stored once or not at all. An SPRT (``tournaments.sprt``) pl
 batches, in schedule order, and stops at its test's verdict, which a resume reaches again from the
 stored results. An adaptive tournament (``tournaments.adaptive``) has no schedule in advance: it
 plans a batch of duplicate sets at a time from the results among the current versions, which a
-resume replays from the store (``adaptive_plan``).
+resume replays from the store. What either plays next, batch by batch, is
+``tournaments.batches``.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ import signal
 import sqlite3
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -35,7 +36,8 @@ from arena.errors import ArenaError
 from arena.game import SEED_BITS
 from arena.record import MatchRecord
 from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers
-from tournaments.adaptive import EPOCH_KEY, Epoch, Plan, Settings, Summary, epoch_plan
+from tournaments.adaptive import Summary
+from tournaments.batches import AdaptiveRun, sprt_batches
 from tournaments.config import ADAPTIVE, SPRT, ConfigError, TournamentConfig
 from tournaments.lock import output_lock
 from tournaments.entrants import check_entrant_count, reference_names, resolve_field
@@ -396,7 +398,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     if attach is not None:  # a backend with warnings and a status of its own (the cluster's)
         attach(say, bar.status)
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
-    plan = AdaptiveRun(prepared, store, stored) if adaptive else None
+    plan = AdaptiveRun(prepared.config, prepared.output, store, stored) if adaptive else None
     if plan is not None:
         bar.detail = plan.plan.status()
     outcome = "error"
@@ -413,7 +415,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
             stopped = False
             size = batch_size(getattr(backend, "workers", 1))
             batches = (plan.batches(suspend.keep) if plan is not None else
-                       _batches(todo, test, stored, size, position, suspend.keep))
+                       sprt_batches(todo, test, stored, size, position, suspend.keep))
             for batch in batches:
                 by_id = {m.id: m for m in batch}
                 results = backend.run(suspend.jobs(batch, by_id, lambda m: job(prepared, field, m)))
@@ -470,56 +472,6 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
                      interrupted, standing)
 
 
-class AdaptiveRun:
-    """An adaptive tournament's plan for the field in play (``tournaments.adaptive.Epoch``):
-    replayed from the stored results, or begun afresh after them when the field has moved since
-    (a new version, a late entrant, a withdrawal, a suspension). Its batch size follows the
-    workers of the tournament's first run, whatever this one has."""
-
-    def __init__(self, prepared: Prepared, store: Store, stored: dict[int, Any]) -> None:
-        self.prepared = prepared
-        self.store = store
-        self.stored = stored
-        self.plan = self.replan()
-
-    def replan(self) -> Plan:
-        config, store = self.prepared.config, self.store
-        assert config.seed is not None  # prepare() gave the config its seed
-        rows = store.matches()
-        self.stored.update((r.id, Played(r.seats, r.ranks)) for r in rows)
-        current = store.current()
-        saved = store.meta(EPOCH_KEY)
-        epoch = Epoch.from_json(saved) if saved else None
-        if epoch is None or epoch.field != current:
-            epoch = Epoch.after(current, rows)
-            store.set_meta(EPOCH_KEY, epoch.to_json())
-        self.epoch = epoch
-        settings = Settings.of(config.format, config.seed, store.runs()[0]["workers"])
-        try:
-            return epoch_plan(settings, self.epoch, rows)
-        except ArenaError as exc:
-            raise ConfigError(f"output folder {str(self.prepared.output)!r}: {exc}") from None
-
-    def batches(self, keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
-        """What is left of the current batch, until the plan is over; an entrant suspended
-        meanwhile (``keep`` refuses its matches) ends the epoch, and the field left is planned
-        (also when the plan was just over: the standing it ends with is the field's in play)."""
-        while True:
-            while self.plan.advance(self.stored) is None:
-                field = self.epoch.field
-                left = [PlannedMatch(m.id, -1, m.round, m.table, m.rotation, m.deal, m.seed,
-                                     m.seats, tuple(field[e] for e in m.seats))
-                        for m in self.plan.left(self.stored)]
-                kept = [m for m in left if keep(m)]
-                if kept:
-                    yield kept
-                else:
-                    self.plan = self.replan()
-            if self.store.current() == self.epoch.field:
-                return
-            self.plan = self.replan()
-
-
 def job(prepared: Prepared, field: Field, match: PlannedMatch) -> MatchJob:
     """The job of a planned match: its versions' bots (from their snapshots), its seed."""
     config = prepared.config
@@ -533,22 +485,6 @@ def _positions(field: Field) -> Callable[[PlannedMatch | MatchRow], int]:
     what an SPRT counts its pairs by, whichever version played it."""
     firsts = {s.id: s.first_match for s in field.slots}
     return lambda m: firsts.get(m.slot, 0) + m.rotation
-
-
-def _batches(todo: list[PlannedMatch], test: SequentialTest | None, stored: dict[int, Played],
-             size: int, position: Callable[[PlannedMatch], int],
-             keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
-    """What to play: every match left at once; for an SPRT, the next ``size`` matches left in
-    schedule order (but those ``keep`` refuses: a suspended entrant's), for as long as the test
-    has no verdict (it looks after every batch)."""
-    if test is None:
-        yield todo
-        return
-    while test.advance(stored) is None:
-        left = [m for m in todo if position(m) not in stored and keep(m)]
-        if not left:
-            return
-        yield left[:size]
 
 
 def _check_record(match: PlannedMatch, record: MatchRecord, field: Field) -> None:
