@@ -28,8 +28,10 @@ largest level at which its interval shows its state.
 **The choice.** A batch holds ``batch_sets`` sets. Each goes to the neighbour pair in doubt that
 has not met yet, else to the one most likely to be the wrong way round by more than
 CHOICE_TOLERANCE (the upper one's true score rate below 35 %, or below ½ − ``margin`` if that is
-lower; :func:`misorder`), the sets already chosen for this batch narrowing a pair's spread; then
-to the one whose entrants have played fewest sets (a newcomer first), then the higher in the
+lower; :func:`misorder`) by the ranking's own fit: its Elo difference, with the standard error
+of the fit (``stats.bradley_terry_spread``: every match counts, so a pair is also compared
+through the opponents both met), narrowed by the sets already chosen for this batch; then to
+the one whose entrants have played fewest sets (a newcomer first), then the higher in the
 ranking. So the sets go where the order is most in question (a lower entrant that leads, a pair
 met in few sets); a pair that looks level yields to those as its sets grow. With more than
 two players the table is the window of consecutive ranks around that pair holding the most pairs
@@ -57,17 +59,19 @@ from tournaments.config import FormatConfig
 from tournaments.plan import among
 from tournaments.schedule import ScheduledMatch
 from tournaments.seeds import deal_seed
-from tournaments.stats import bradley_terry_elo, points, sequence_confidence, sequence_half_width
+from tournaments.stats import (
+    bradley_terry_elo, bradley_terry_spread, points, score_to_elo, sequence_confidence,
+    sequence_half_width)
 
 MATCHES_PER_WORKER = 4    # a batch: about this many matches for each match played at once
 PRIOR_SETS = 2.0          # pseudo-sets added to each pair's spread ...
 PRIOR_VARIANCE = 0.125    # ... of this variance (a set of two independent even matches)
-CHOICE_TOLERANCE = 0.15   # the choice looks for misorders by more than this score rate ...
-CHOICE_PRIOR_SETS = 6.0   # ... shrinking each pair's mean towards ½ by this many even sets ...
-SET_VARIANCE = 1 / 12     # ... with this variance of a set's score rate
+CHOICE_TOLERANCE = 0.15   # the choice looks for misorders by more than this score rate
 ORDERED, LEVEL, IN_DOUBT = "ordered", "level", "in doubt"
 SETTLED, MAX_MATCHES = "settled", "max_matches"
 EPOCH_KEY = "adaptive_epoch"  # the store's meta key of the current Epoch
+ELO_SCALE = 400 / math.log(10)  # Elo per unit of the logistic model's natural log of strength
+EVEN_MATCH = 0.25         # an even match's information on a difference of that log (p (1 - p))
 
 
 class Met(NamedTuple):
@@ -197,6 +201,7 @@ class Standing:
     elo: dict[int, float]
     pairs: tuple[PairState, ...]       # neighbours, from the top
     sets: dict[int, int]               # complete sets each entrant played
+    spread: tuple[float, ...]          # each neighbour pair's Elo difference: its standard error
 
     @property
     def settled(self) -> bool:
@@ -210,9 +215,11 @@ def standing(entrants: Sequence[int], tally: Tally, confidence: float, margin: f
              start: Mapping[int, float] | None = None) -> Standing:
     elo = bradley_terry_elo(entrants, tally.games, tally.points, start)
     ranking = tuple(sorted(entrants, key=lambda e: (-round(elo[e], 3), e)))
-    pairs = tuple(pair_state(a, b, tally.rates(a, b), confidence, margin)
-                  for a, b in zip(ranking, ranking[1:]))
-    return Standing(ranking, elo, pairs, {e: tally.entrant_sets.get(e, 0) for e in entrants})
+    neighbours = list(zip(ranking, ranking[1:]))
+    pairs = tuple(pair_state(a, b, tally.rates(a, b), confidence, margin) for a, b in neighbours)
+    spread = bradley_terry_spread(elo, tally.games, neighbours)
+    return Standing(ranking, elo, pairs, {e: tally.entrant_sets.get(e, 0) for e in entrants},
+                    tuple(spread[pair] for pair in neighbours))
 
 
 def standing_of(entrants: Sequence[int], played: Iterable[Any], players: int, confidence: float,
@@ -227,15 +234,16 @@ def standing_of(entrants: Sequence[int], played: Iterable[Any], players: int, co
     return standing(entrants, tally, confidence, margin)
 
 
-def misorder(p: PairState, extra: int, margin: float) -> float:
-    """The chance, under a normal belief about a neighbour pair's score rate, that the upper one
-    is in truth below the lower one by more than CHOICE_TOLERANCE (or ``margin``, if larger): the
-    sets' mean shrunk towards ½ by CHOICE_PRIOR_SETS even sets, a spread of a set of variance
-    1/12 over ``p.sets + extra`` sets (``extra``: the sets already chosen for it this batch)."""
-    shrunk = ((p.score if p.score is not None else 0.5) * p.sets + 0.5 * CHOICE_PRIOR_SETS) / (
-        p.sets + CHOICE_PRIOR_SETS)
-    spread = math.sqrt(SET_VARIANCE / (p.sets + extra + CHOICE_PRIOR_SETS))
-    return NormalDist().cdf((0.5 - max(margin, CHOICE_TOLERANCE) - shrunk) / spread)
+def misorder(now: Standing, r: int, extra: int, players: int, margin: float) -> float:
+    """The chance, under the ranking's fit, that the upper one of neighbour pair ``r`` is in truth
+    below the lower one by more than CHOICE_TOLERANCE (or ``margin``, if larger): a normal belief
+    about their Elo difference, centred on the fit's, with its standard error narrowed by the
+    ``extra`` sets already chosen for the pair this batch, as ``players`` even matches each."""
+    above, below = now.ranking[r], now.ranking[r + 1]
+    diff = now.elo[above] - now.elo[below]
+    step = score_to_elo(0.5 + max(margin, CHOICE_TOLERANCE))
+    information = 1 / now.spread[r] ** 2 + extra * players * EVEN_MATCH / ELO_SCALE ** 2
+    return NormalDist().cdf((-step - diff) * math.sqrt(information))
 
 
 def choose_tables(now: Standing, count: int, players: int, margin: float) -> list[tuple[int, ...]]:
@@ -250,7 +258,7 @@ def choose_tables(now: Standing, count: int, players: int, margin: float) -> lis
     tables = []
     for _ in range(count):
         r = max(doubt, key=lambda r: (now.pairs[r].sets + extra[r] == 0,
-                                      misorder(now.pairs[r], extra[r], margin),
+                                      misorder(now, r, extra[r], players, margin),
                                       -(sets[rank[r]] + sets[rank[r + 1]]), -r))
         starts = range(max(0, r + 2 - players), min(r, n - players) + 1)
         start = max(starts, key=lambda s: (sum(1 for q in range(s, s + players - 1) if q in doubt),

@@ -246,6 +246,47 @@ def bradley_terry_elo(entrants: Sequence[int], games: Mapping[tuple[int, int], i
     return {e: scale * theta[e] for e in ids}
 
 
+
+def bradley_terry_spread(elo: Mapping[int, float], games: Mapping[tuple[int, int], int],
+                         pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], float]:
+    """The standard error (Elo) of ``elo[a] - elo[b]`` for each ``(a, b)`` in ``pairs``, from the
+    fit of :func:`bradley_terry_elo` at ``elo``: the inverse of its likelihood's curvature (the
+    observed Fisher information, the virtual entrant's drawn match included), which folds in every
+    match, so that two entrants who never met are still compared through their opponents."""
+    ids = list(elo)
+    at = {e: i for i, e in enumerate(ids)}
+    n = len(ids)
+    scale = 400 / math.log(10)
+    theta = [elo[e] / scale for e in ids]
+    info = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        p = 1 / (1 + math.exp(-theta[i]))
+        info[i][i] = p * (1 - p)
+    for (a, b), count in games.items():
+        if a in at and b in at:
+            i, j = at[a], at[b]
+            p = 1 / (1 + math.exp(theta[j] - theta[i]))
+            w = count * p * (1 - p)
+            info[i][i] += w
+            info[j][j] += w
+            info[i][j] -= w
+            info[j][i] -= w
+    # Gauss–Jordan without pivoting: the matrix is diagonally dominant (the virtual entrant's
+    # term on the diagonal), so every pivot is positive
+    inverse = [[float(r == c) for c in range(n)] for r in range(n)]
+    for c in range(n):
+        pivot = 1 / info[c][c]
+        info[c] = [x * pivot for x in info[c]]
+        inverse[c] = [x * pivot for x in inverse[c]]
+        for r in range(n):
+            f = info[r][c]
+            if r != c and f:
+                info[r] = [x - f * y for x, y in zip(info[r], info[c])]
+                inverse[r] = [x - f * y for x, y in zip(inverse[r], inverse[c])]
+    return {(a, b): scale * math.sqrt(max(0.0, inverse[at[a]][at[a]] + inverse[at[b]][at[b]]
+                                          - 2 * inverse[at[a]][at[b]]))
+            for a, b in pairs}
+
 # ----- counting outcomes per duplicate set ------------------------------------------------------
 
 def points(ranks: Sequence[int], seat_a: int, seat_b: int) -> float:
@@ -305,6 +346,6 @@ def pair_counts(matches: Iterable[Any], set_size: int) -> dict[tuple[int, int], 
     return out
 
 
-__all__ = ["Estimate", "PairCounts", "bradley_terry_elo", "elo_to_score", "estimate",
-           "llr_logistic", "mle_expected", "p_above", "pair_counts", "points", "regularize",
+__all__ = ["Estimate", "PairCounts", "bradley_terry_elo", "bradley_terry_spread", "elo_to_score",
+           "estimate", "llr_logistic", "mle_expected", "p_above", "pair_counts", "points", "regularize",
            "score_to_elo", "sequence_confidence", "sequence_half_width", "sprt_bounds"]

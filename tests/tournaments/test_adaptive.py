@@ -16,7 +16,7 @@ from arena.bots import bundled_bots
 from arena.cli import cli
 from tournaments.adaptive import (
     IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, SETTLED, Met, Plan, Settings, Tally, batch_sets,
-    choose_tables, pair_state, replay, standing, standing_of)
+    choose_tables, misorder, pair_state, replay, standing, standing_of)
 from tournaments.config import load_config
 from tournaments.schedule import make_schedule
 from tournaments.seeds import deal_seed
@@ -199,6 +199,28 @@ def test_sets_go_first_to_the_pair_most_likely_misordered_not_the_one_met_least(
     assert [p.sets for p in now.pairs] == [4, 10]
     assert choose_tables(now, 4, 2, 0.05) == [(1, 2)] * 4
 
+
+
+def test_a_pairs_doubt_counts_what_their_common_opponents_say() -> None:
+    """0 leads 1 by the same sets in both fields; in the first, 0 also beat a common opponent 2
+    far more often than 1 did: the fit, holding every match, is surer that 0 is above 1 there,
+    and sends sets to that pair later (a rule that read the pair's own sets alone could not
+    tell the two fields apart)."""
+    def field(zero_sweeps: int, one_sweeps: int) -> Any:
+        tally = Tally(2)
+        deal = 0
+        for a, b, sweeps, sets in ((0, 1, 3, 6), (0, 2, zero_sweeps, 20), (1, 2, one_sweeps, 20)):
+            for n in range(sets):
+                tally.add(Met((a, b), (1, 2), deal))  # a wins its first seat ...
+                tally.add(Met((b, a), (2, 1) if n < sweeps else (1, 2), deal))  # ... or splits
+                deal += 1
+        return standing((0, 1, 2), tally, 0.95, 0.05)
+    apart, together = field(18, 10), field(14, 14)
+    assert apart.ranking == together.ranking == (0, 1, 2)
+    assert apart.pairs[0] == together.pairs[0]  # the pair's own sets: the same
+    assert misorder(apart, 0, 0, 2, 0.05) < misorder(together, 0, 0, 2, 0.05)
+    # sets chosen this batch narrow the doubt
+    assert misorder(together, 0, 3, 2, 0.05) < misorder(together, 0, 0, 2, 0.05)
 
 # ----- reproducible -----------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ import pytest
 from tournaments.config import FormatConfig
 from tournaments.sprt import H0, H1, Played, SequentialTest, summarize
 from tournaments.stats import (
-    elo_to_score, estimate, llr_logistic, mle_expected, p_above, pair_counts, score_to_elo,
+    bradley_terry_elo, bradley_terry_spread, elo_to_score, estimate, llr_logistic, mle_expected, p_above, pair_counts, score_to_elo,
     sprt_bounds,
 )
 
@@ -249,3 +249,34 @@ def test_the_summary_line() -> None:
     assert even.verdict is None and even.finished
     assert even.line().startswith("SPRT: no verdict after 10 duplicate pairs (20 matches), "
                                   "max_matches 20 reached")
+
+
+# ----- the ranking's fit and its spread -------------------------------------------------------------
+
+SCALE = 400 / math.log(10)  # Elo per unit of the natural log of strength
+
+
+def test_the_spread_of_two_entrants_who_split_their_matches() -> None:
+    """n even matches between 0 and 1, and each one's drawn match against the virtual entrant:
+    both at Elo 0, every match's information ¼, so the curvature is ¼ [[1 + n, −n], [−n, 1 + n]]
+    and the variance of the difference (natural log) is 8 / (1 + 2n)."""
+    for n in (1, 10, 100):
+        elo = bradley_terry_elo((0, 1), {(0, 1): n}, {(0, 1): n / 2})
+        assert elo[0] == pytest.approx(0.0, abs=1e-6) and elo[1] == pytest.approx(0.0, abs=1e-6)
+        spread = bradley_terry_spread(elo, {(0, 1): n}, [(0, 1), (1, 0)])
+        assert spread[(0, 1)] == pytest.approx(SCALE * math.sqrt(8 / (1 + 2 * n)))
+        assert spread[(1, 0)] == spread[(0, 1)]
+
+
+def test_two_entrants_who_never_met_are_compared_through_a_common_opponent() -> None:
+    """0 and 2 met only 1, in 20 matches each: their difference is known, less well than a
+    direct one (the two links' variances nearly add up); an entrant with no match at all is
+    known only through the virtual entrant."""
+    games = {(0, 1): 20, (1, 2): 20}
+    elo = bradley_terry_elo((0, 1, 2, 3), games, {(0, 1): 12.0, (1, 2): 12.0})
+    assert elo[0] > elo[1] > elo[2]
+    spread = bradley_terry_spread(elo, games, [(0, 1), (1, 2), (0, 2), (0, 3)])
+    assert spread[(0, 1)] == pytest.approx(spread[(1, 2)])
+    assert spread[(0, 2)] ** 2 == pytest.approx(2 * spread[(0, 1)] ** 2, rel=0.1)
+    assert spread[(0, 2)] ** 2 < 2 * spread[(0, 1)] ** 2
+    assert spread[(0, 3)] > 3 * spread[(0, 2)]
