@@ -18,6 +18,7 @@ import os
 import re
 import select
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -317,9 +318,17 @@ def server_pids() -> set[int]:
 
 @atexit.register
 def close_all() -> None:
-    """End every fork server of this process (their running bots with them)."""
-    with _servers_lock:
-        for key, server in list(_servers.items()):
-            if server.owner == os.getpid():
-                server.close()
-            del _servers[key]
+    """End every fork server of this process (their running bots with them). A Ctrl-C meanwhile
+    (pressed again while arena exits) is ignored: the servers are being killed already, and an
+    interrupted cleanup would leave their files and print a traceback."""
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        with _servers_lock:
+            for key, server in list(_servers.items()):
+                if server.owner == os.getpid():
+                    server.close()
+                del _servers[key]
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)

@@ -286,3 +286,42 @@ def test_the_fork_server_benchmarks_still_find_the_steps_they_measure(tmp_path):
     assert all(cpu.endswith("ms") and float(cpu[:-2]) >= 0 and int(faults) >= 0
                for cpu, faults in rows.values()), run.stdout
     assert float(rows["total"][0][:-2]) > 0
+
+
+CLOSING_SLOWLY = """
+import sys, time
+from arena.bots import load_bot
+from arena.sandbox import zygote
+server = zygote.for_bot(load_bot(sys.argv[1]))
+assert server is not None
+print(server.proc.pid, flush=True)
+close = zygote.Zygote.close
+def slowly(self):
+    print("closing", flush=True)
+    time.sleep(2)
+    close(self)
+zygote.Zygote.close = slowly
+"""
+
+
+def test_a_second_ctrl_c_while_exiting_still_ends_the_fork_servers_quietly(tmp_path):
+    """Ctrl-C pressed again while arena exits (its fork servers closing) changes nothing: the
+    servers end, and no traceback of the exit's cleanup is printed."""
+    require_fork_server()
+    import signal
+    import subprocess
+    import sys
+
+    bot = ROOT / "bots" / "random"
+    child = subprocess.Popen([sys.executable, "-c", CLOSING_SLOWLY, str(bot)], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        server = int(child.stdout.readline())
+        assert child.stdout.readline() == "closing\n"
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    with pytest.raises(ProcessLookupError):
+        os.kill(server, 0)
