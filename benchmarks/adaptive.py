@@ -1,6 +1,6 @@
 """How many matches does an adaptive tournament need, against a round-robin, to rank a field right?
 
-    python benchmarks/adaptive.py [--sizes 8,16,40] [--seeds 100] [--players 2] [--gap 0.6]
+    python benchmarks/adaptive.py [--sizes 8,16,40] [--seeds 300] [--players 2] [--gap 0.6]
                                   [--margin 0.05] [--workers 4]
 
 Simulated fields, no bot processes: entrant ``i`` has a known strength, in classes ``gap`` apart
@@ -24,7 +24,9 @@ in either order. For each field and seed:
   rounds at which at least 95 % of the seeds rank the field right.
 
 It prints, per size: the fewest matches after which 95 % of the seeds rank the field right, for
-the adaptive (as it goes) and the round-robin, and their ratio; then the adaptive's mean matches
+the adaptive (as it goes) and the round-robin, their ratio and a bootstrap 90 % interval of it
+(the seeds drawn again with replacement, 200 times: the 95th percentile of a few hundred runs
+moves by a few batches from one set of seeds to another); then the adaptive's mean matches
 at its stop (and their ratio to that round-robin's), its rate of right rankings there, how often
 ``max_matches`` (the matches of 40 round-robin rounds) stopped it, and its wrong claims against
 what 95 % promises. The same command prints the same figures.
@@ -49,6 +51,7 @@ from tournaments.seeds import derive_seed  # noqa: E402
 CONFIDENCE, MARGIN, TARGET = 0.95, 0.05, 0.95
 LUCK, NOISE = 1.0, 1.0
 MAX_ROUNDS = 40
+RESAMPLES = 200
 
 
 class Field:
@@ -130,15 +133,41 @@ def matches_to_target(runs: list[Run]) -> int | None:
     return None
 
 
-def round_robin_accuracy(fields: list[Field], seeds: list[int]) -> list[float]:
-    """Share of seeds whose round-robin ranks the field right after 1, 2, … MAX_ROUNDS rounds."""
+def rounds_to_target(right: list[list[bool]]) -> int | None:
+    """The fewest round-robin rounds after which at least TARGET of the seeds rank it right."""
+    return next((rnd + 1 for rnd in range(MAX_ROUNDS)
+                 if sum(r[rnd] for r in right) >= TARGET * len(right)), None)
+
+
+def ratio_interval(runs: list[Run], right: list[list[bool]], per_round: int
+                   ) -> tuple[float, float] | None:
+    """A bootstrap 90 % interval of the ratio (adaptive over round-robin, both to rank right in
+    TARGET of the seeds), the seeds drawn again with replacement: how far the ratio measured over
+    this many seeds can be trusted."""
+    rng = random.Random(derive_seed(0, "benchmark-bootstrap"))
+    ratios = []
+    for _ in range(RESAMPLES):
+        drawn = [rng.randrange(len(runs)) for _ in runs]
+        adaptive = matches_to_target([runs[i] for i in drawn])
+        rounds = rounds_to_target([right[i] for i in drawn])
+        if adaptive is None or rounds is None:
+            return None
+        ratios.append(adaptive / (rounds * per_round))
+    ratios.sort()
+    return ratios[int(0.05 * RESAMPLES)], ratios[int(0.95 * RESAMPLES) - 1]
+
+
+def round_robin_right(fields: list[Field], seeds: list[int]) -> list[list[bool]]:
+    """Per seed: whether its round-robin ranks the field right after 1, 2, … MAX_ROUNDS rounds."""
     size, k = len(fields[0].strength), fields[0].players
-    right = [0] * MAX_ROUNDS
+    out = []
     tables = list(combinations(range(size), k))
     for field, seed in zip(fields, seeds):
         rng = random.Random(derive_seed(seed, "benchmark-round-robin"))
         total = [0.0] * size
-        for rnd in range(MAX_ROUNDS):
+        right = []
+        out.append(right)
+        for _ in range(MAX_ROUNDS):
             for table in tables:
                 seat_luck = [rng.gauss(0, LUCK) for _ in range(k)]  # the deal's, seat by seat
                 for rotation in range(k):
@@ -146,8 +175,8 @@ def round_robin_accuracy(fields: list[Field], seeds: list[int]) -> list[float]:
                     for s, r in enumerate(field.ranks(seats, seat_luck, rng)):
                         total[seats[s]] += k - r  # one point for each seat ranked below
             ranking = sorted(range(size), key=lambda e: (-total[e], e))
-            right[rnd] += field.right(ranking)
-    return [r / len(seeds) for r in right]
+            right.append(field.right(ranking))
+    return out
 
 
 def _text(x: float | None) -> str:
@@ -162,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     global MARGIN
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="8,16,40", help="field sizes (default 8,16,40)")
-    parser.add_argument("--seeds", type=int, default=100, help="seeds per size (default 100)")
+    parser.add_argument("--seeds", type=int, default=300, help="seeds per size (default 300)")
     parser.add_argument("--players", type=int, default=2, help="players per table (default 2)")
     parser.add_argument("--margin", type=float, default=MARGIN,
                         help="the format's margin, and the truth's (default 0.05)")
@@ -175,23 +204,26 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"confidence {CONFIDENCE}, margin {MARGIN:g}, {args.players} players, gap {args.gap}, "
           f"batches of {batch_sets(args.workers, args.players)} sets, {args.seeds} seeds per size")
-    print(f"{'':>8} {'matches to rank right in 95%':^40} {'the stopping rule':^42}")
-    print(f"{'entrants':>8} {'adaptive':>9} {'round-robin':>20} {'ratio':>6} {'matches':>8} "
+    print(f"{'':>8} {'matches to rank right in 95%':^51} {'the stopping rule':^42}")
+    print(f"{'entrants':>8} {'adaptive':>9} {'round-robin':>20} {'ratio':>6} {'90% of it':>10} "
+          f"{'matches':>8} "
           f"{'ratio':>6} {'right':>6} {'max hit':>7} {'wrong claims':>18} {'seconds':>8}")
     for size in sizes:
         start = time.monotonic()
         seeds = list(range(1, args.seeds + 1))
         fields = [Field(size, args.gap, args.players, seed) for seed in seeds]
         runs = [Run(field, seed, args.workers) for field, seed in zip(fields, seeds)]
-        accuracy = round_robin_accuracy(fields, seeds)
-        rounds = next((i + 1 for i, a in enumerate(accuracy) if a >= TARGET), None)
+        right = round_robin_right(fields, seeds)
+        rounds = rounds_to_target(right)
         per_round = round_robin_matches(size, args.players)
+        interval = ratio_interval(runs, right, per_round)
         rr = rounds * per_round if rounds else None
         to_target = matches_to_target(runs)
         stop = sum(r.matches for r in runs) / len(runs)
         claims, wrong = sum(r.claims for r in runs), sum(r.wrong for r in runs)
         rr_text = f"{rounds} rounds, {rr}" if rr else f"> {MAX_ROUNDS} rounds"
-        print(f"{size:>8} {_text(to_target):>9} {rr_text:>20} {_ratio(to_target, rr):>6} "
+        spread = f"{interval[0]:.2f}-{interval[1]:.2f}" if interval else "-"
+        print(f"{size:>8} {_text(to_target):>9} {rr_text:>20} {_ratio(to_target, rr):>6} {spread:>10} "
               f"{stop:>8.0f} {_ratio(stop, rr):>6} "
               f"{100 * sum(r.right[-1] for r in runs) / len(runs):>5.0f}% "
               f"{sum(r.max_hit for r in runs):>7} "

@@ -67,4 +67,6 @@ def test_the_adaptive_benchmark_compares_with_the_round_robin_on_a_small_field()
     assert run.returncode == 0, run.stderr
     row = run.stdout.strip().splitlines()[-1].split()
     assert row[0] == "4" and "rounds," in run.stdout.splitlines()[-1], run.stdout
+    ratio, (low, high) = float(row[5]), map(float, row[6].split("-"))  # its bootstrap interval
+    assert 0 < low <= ratio <= high, run.stdout
     assert "margin 0.2" in run.stdout.splitlines()[0]
