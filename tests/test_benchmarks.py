@@ -14,7 +14,7 @@ from benchmarks.match_fixed_cost import capped_values
 from benchmarks.sandbox_startup import hello
 
 ROOT = Path(__file__).resolve().parent.parent
-MATCH_BENCHMARKS = ("cluster_throughput", "match_fixed_cost", "match_phases", "new_version",
+MATCH_BENCHMARKS = ("batched_formats", "cluster_throughput", "match_fixed_cost", "match_phases", "new_version",
                     "referee_overhead", "render_report", "sandbox_startup", "tournament_throughput")
 
 

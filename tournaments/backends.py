@@ -21,6 +21,7 @@ memory from one match into another, whichever worker plays it.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -266,6 +267,7 @@ class ProcessBackend:
         self._ctx = multiprocessing.get_context(start_method)
         self._stopping = False
         self._aborting = False
+        self._keep = False
         self._pool: list[_Worker] = []
 
     def stop(self) -> None:
@@ -275,14 +277,36 @@ class ProcessBackend:
         self._stopping = True
         self._aborting = True
 
-    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
-        pending: deque[MatchJob] = deque(jobs)
-        retried: set[int] = set()
+    @contextlib.contextmanager
+    def session(self) -> Iterator["ProcessBackend"]:
+        """Keep the workers from one ``run`` to the next (an SPRT's or an adaptive tournament's
+        batches): each would otherwise start its process, and its bots' fork servers, again for
+        every batch. They end when the session does."""
+        self._keep = True
+        try:
+            yield self
+        finally:
+            self._keep = False
+            self._shutdown()
+
+    def _workers_for(self, jobs: int) -> list[_Worker]:
+        """The pool for ``jobs`` jobs: the kept workers still alive, and new ones up to
+        ``workers`` (no more than the jobs need)."""
         n_cores = len(cores.available())
         per_match = self.cores_per_match if self.workers * self.cores_per_match <= n_cores else 0
         args = (per_match, self.start_ahead, self.workers < n_cores)
-        self._pool = [_Worker(self._ctx, args) for _ in range(min(self.workers, len(pending)))]
-        idle = list(self._pool)
+        for worker in [w for w in self._pool if not w.process.is_alive()]:
+            self._pool.remove(worker)
+            worker.close(0.1)
+        while len(self._pool) < min(self.workers, jobs):
+            self._pool.append(_Worker(self._ctx, args))
+        return self._pool
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+        pending: deque[MatchJob] = deque(jobs)
+        retried: set[int] = set()
+        idle = list(self._workers_for(len(pending)))
+        ended = False
 
         def dispatch() -> None:
             """Give every idle worker its next job (its reserved one first)."""
@@ -306,6 +330,7 @@ class ProcessBackend:
                 dispatch()
                 busy = [w for w in self._pool if w.job is not None]
                 if not busy:
+                    ended = not self._stopping
                     return
                 ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy],
                              timeout=0.2)
@@ -338,7 +363,8 @@ class ProcessBackend:
                         pending.appendleft(job)
                         idle.append(self._replace(worker))
         finally:
-            self._shutdown()
+            if not (ended and self._keep):  # stopped, aborted or failed: the workers end now
+                self._shutdown()
 
     def _steal_reserved(self) -> MatchJob | None:
         """At the end of a run, an idle worker takes a job reserved by a busy one."""

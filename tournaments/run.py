@@ -410,7 +410,8 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     by_id: dict[int, PlannedMatch] = {}
     suspend = Suspensions(store, field, prepared.config.format.suspend_after, say)
     try:
-        with _Interrupts(backend, say) as interrupts:
+        kept = getattr(backend, "session", contextlib.nullcontext)  # its workers, batch to batch
+        with _Interrupts(backend, say) as interrupts, kept():
             bar.draw(force=True)
             stopped = False
             size = batch_size(getattr(backend, "workers", 1))
@@ -454,7 +455,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
             finished_test = (test is not None and test.finished) or (plan is not None
                                                                       and plan.plan.stop is not None)
             outcome = "stopped" if stopped and not finished_test else "complete"
-            interrupted = interrupts.count > 0
+        interrupted = interrupts.count > 0  # a Ctrl-C while the workers ended counts too
     except KeyboardInterrupt:
         outcome = "aborted"
         raise

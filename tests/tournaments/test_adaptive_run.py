@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 from arena.bots import bundled_bots
 from arena.cli import cli
 from tournaments.adaptive import LEVEL, ORDERED, SETTLED, store_summary
-from tournaments.store import Store
+from tournaments.store import Store, store_path
 
 from .conftest import small_config, write_config
 from .test_kill_resume import ARENA, assert_all_gone, descendants, stored, wait_for
@@ -71,6 +72,23 @@ def test_greedy_and_its_copy_settle_level_above_random(field: dict[str, Any]) ->
     report = CliRunner().invoke(cli, ["report", str(field["root"] / "reference"), "--reveal-seed"])
     assert report.exit_code == 0, report.output
     assert "<dd>7</dd>" in (field["root"] / "reference" / "site" / "index.html").read_text()
+
+
+def workers_used(output: Path) -> set[str]:
+    """The worker processes that played the stored matches ("pid N")."""
+    with sqlite3.connect(store_path(output)) as db:
+        return {w for (w,) in db.execute("SELECT DISTINCT worker FROM matches")}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_its_batches_are_played_by_the_same_two_workers(field: dict[str, Any]) -> None:
+    """The workers (and their bots' fork servers) are kept from batch to batch, not started
+    again for each: many batches, two worker processes."""
+    with Store.open(field["root"] / "reference") as store:
+        played = store.count()[0]
+    assert played >= 5 * 4 * 2  # batches of 4 sets of 2 matches for two workers
+    assert len(workers_used(field["root"] / "reference")) == 2
 
 
 @pytest.mark.slow

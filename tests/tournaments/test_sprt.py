@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from tournaments.backends import SerialBackend
 from tournaments.config import load_config
 from tournaments.run import prepare, run_tournament
 from tournaments.schedule import make_schedule
-from tournaments.store import Store
+from tournaments.store import Store, store_path
 from tournaments.sprt import store_summary
 
 from .conftest import small_config, write_config
@@ -144,6 +145,10 @@ def test_the_command_line_ends_with_the_verdict_and_ratings_repeat_it(
     assert "LLR 0.00 (-2.94, 2.94)" in proc.stderr and "/400 matches" in proc.stderr
     ratings = CliRunner().invoke(cli, ["ratings", str(output)])
     assert ratings.exit_code == 0 and greedy_vs_random["line"] in ratings.output
+    # its batches (of 8 matches) were played by the same two workers, kept from batch to batch
+    with sqlite3.connect(store_path(output)) as db:
+        played, workers = db.execute("SELECT COUNT(*), COUNT(DISTINCT worker) FROM matches").fetchone()
+    assert played > 3 * 8 and workers == 2
 
 
 @pytest.mark.slow
