@@ -44,6 +44,8 @@ of the results of the batches before it: :class:`Plan` replays it from the store
 :class:`Epoch` after every stored match: its plan counts the earlier results among the versions
 in play as known (``prior``), numbers its matches and deals after the stored ones, and counts the
 matches before it against ``max_matches`` (``spent``). A newcomer, with no set yet, is chosen first.
+Stored matches that do not follow the plan (made by an earlier arena's choice rule) begin a new
+epoch the same way (:func:`resumed_plan`).
 """
 from __future__ import annotations
 
@@ -72,6 +74,11 @@ SETTLED, MAX_MATCHES = "settled", "max_matches"
 EPOCH_KEY = "adaptive_epoch"  # the store's meta key of the current Epoch
 ELO_SCALE = 400 / math.log(10)  # Elo per unit of the logistic model's natural log of strength
 EVEN_MATCH = 0.25         # an even match's information on a difference of that log (p (1 - p))
+
+
+class PlanMismatch(ArenaError):
+    """A stored match that the plan gives to other entrants: the store's plan was made by
+    another choice rule (an earlier arena)."""
 
 
 class Met(NamedTuple):
@@ -338,7 +345,7 @@ class Plan:
             for m in self.batches[-1]:
                 got = results[m.id]
                 if tuple(got.seats) != m.seats:
-                    raise ArenaError(f"match {m.id} was played by entrants {list(got.seats)}, but "
+                    raise PlanMismatch(f"match {m.id} was played by entrants {list(got.seats)}, but "
                                      f"the adaptive plan gives it to {list(m.seats)} (a store "
                                      "made by another version of arena?)")
                 self.tally.add(Met(m.seats, got.ranks, m.deal))
@@ -457,6 +464,17 @@ def epoch_plan(settings: Settings, epoch: Epoch, rows: Sequence[Any]) -> Plan:
     return plan
 
 
+def resumed_plan(settings: Settings, epoch: Epoch, rows: Sequence[Any]) -> tuple[Plan, Epoch]:
+    """The plan of ``epoch`` as far as the stored ``rows`` take it; when they do not follow it (a
+    plan made by an earlier arena's choice rule), a new epoch after every stored match, which
+    counts them all as known and plans on from there."""
+    try:
+        return epoch_plan(settings, epoch, rows), epoch
+    except PlanMismatch:
+        again = Epoch.after(epoch.field, rows)
+        return epoch_plan(settings, again, rows), again
+
+
 def store_summary(store: Any) -> Summary:
     """Where the adaptive tournament in a (read-only) ``tournaments.store.Store`` stands. The
     batch size is the one of its first run (its workers)."""
@@ -466,12 +484,12 @@ def store_summary(store: Any) -> Summary:
     rows = store.matches()
     saved = store.meta(EPOCH_KEY)
     epoch = Epoch.from_json(saved) if saved else Epoch.after(store.current(), [])
-    plan = epoch_plan(Settings.of(config.format, config.seed, workers), epoch, rows)
+    plan, _ = resumed_plan(Settings.of(config.format, config.seed, workers), epoch, rows)
     return plan.summary({e.id: e.name for e in store.entrants()})
 
 
 __all__ = ["EPOCH_KEY", "Epoch", "IN_DOUBT", "LEVEL", "MAX_MATCHES", "ORDERED", "SETTLED", "Met",
-           "PairState", "Plan", "epoch_plan",
+           "PairState", "Plan", "PlanMismatch", "epoch_plan", "resumed_plan",
            "Settings", "Standing", "Summary", "Tally", "batch_sets", "choose_tables",
            "make_matches", "pair_state", "replay",
            "round_robin_matches", "standing", "standing_of", "store_summary"]

@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
-from tournaments.adaptive import EPOCH_KEY, Epoch, Plan, Settings, epoch_plan
-from tournaments.config import ConfigError, TournamentConfig
+from tournaments.adaptive import EPOCH_KEY, Epoch, Plan, Settings, resumed_plan
+from tournaments.config import TournamentConfig
 from tournaments.plan import PlannedMatch
 from tournaments.sprt import Played, SequentialTest
 from tournaments.store import Store
@@ -40,8 +39,8 @@ class AdaptiveRun:
     workers of the tournament's first run, whatever this one has."""
 
     def __init__(self, config: TournamentConfig, output: Path, store: Store,
-                 stored: dict[int, Any]) -> None:
-        self.config, self.output = config, output
+                 stored: dict[int, Any], say: Callable[[str], None]) -> None:
+        self.config, self.output, self.say = config, output, say
         self.store = store
         self.stored = stored
         self.plan = self.replan()
@@ -57,12 +56,14 @@ class AdaptiveRun:
         if epoch is None or epoch.field != current:
             epoch = Epoch.after(current, rows)
             store.set_meta(EPOCH_KEY, epoch.to_json())
-        self.epoch = epoch
         settings = Settings.of(config.format, config.seed, store.runs()[0]["workers"])
-        try:
-            return epoch_plan(settings, self.epoch, rows)
-        except ArenaError as exc:
-            raise ConfigError(f"output folder {str(self.output)!r}: {exc}") from None
+        plan, self.epoch = resumed_plan(settings, epoch, rows)
+        if self.epoch != epoch:
+            store.set_meta(EPOCH_KEY, self.epoch.to_json())
+            self.say(f"the adaptive plan of {str(self.output)!r} was made by an earlier arena: "
+                     f"its {len(rows)} stored matches count as known, and the plan goes on from "
+                     "them")
+        return plan
 
     def batches(self, keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
         """What is left of the current batch, until the plan is over; an entrant suspended

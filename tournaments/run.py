@@ -398,7 +398,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     if attach is not None:  # a backend with warnings and a status of its own (the cluster's)
         attach(say, bar.status)
     run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
-    plan = AdaptiveRun(prepared.config, prepared.output, store, stored) if adaptive else None
+    plan = AdaptiveRun(prepared.config, prepared.output, store, stored, say) if adaptive else None
     if plan is not None:
         bar.detail = plan.plan.status()
     outcome = "error"

@@ -5,9 +5,16 @@ Real bot folders, real bot subprocesses one match at a time (``SerialBackend``),
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from tournaments.adaptive import SETTLED, store_summary
+import pytest
+
+import tournaments.adaptive
+from tournaments.adaptive import IN_DOUBT, SETTLED, Standing, store_summary
+from tournaments.backends import Finished, MatchJob, SerialBackend
+from tournaments.config import load_config
+from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
 
 from .conftest import HASH_BOT, make_bot, small_config, write_config
@@ -66,3 +73,62 @@ def test_a_late_entrant_and_a_new_version_are_planned_first(tmp_path: Path,
                for seats, versions, _ in (latest[mid] for mid in newest))
     assert summary.stop == SETTLED and summary.matches == len(latest)
     assert summary.line() == third.adaptive.line()  # the store replays to the run's standing
+
+
+class StopAfter(SerialBackend):
+    """Stops (as a first Ctrl-C does) after ``matches`` matches."""
+
+    def __init__(self, matches: int) -> None:
+        super().__init__()
+        self.left = matches
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+        for finished in super().run(jobs):
+            yield finished
+            self.left -= 1
+            if self.left == 0:
+                self.stop()
+
+
+def lowest_pair_first(now: Standing, count: int, players: int, margin: float
+                      ) -> list[tuple[int, ...]]:
+    """Another choice rule (an earlier arena's, say): every set to the lowest pair in doubt."""
+    r = max(r for r, p in enumerate(now.pairs) if p.state == IN_DOUBT)
+    return [now.ranking[r:r + 2]] * count
+
+
+def test_a_plan_made_by_an_earlier_choice_rule_goes_on_from_its_matches(
+        tmp_path: Path, bots: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store whose matches follow another choice rule (stopped half-way through a batch) is
+    read and resumed, not refused: its matches count as known, a new epoch plans on from them
+    (saying so once), and the next resume replays that epoch."""
+    data = small_config([str(tmp_path / "bots" / "*")])
+    data["format"] = {"type": "adaptive", "players": 2, "margin": 0.45, "max_matches": 400}
+    config = write_config(tmp_path / "t.toml", data)
+    for name in ("first", "crash"):  # three bots: alpha, beta, gamma
+        for f in sorted((bots[name]).iterdir()):
+            f.unlink()
+        bots[name].rmdir()
+    out = tmp_path / "out"
+    monkeypatch.setattr(tournaments.adaptive, "choose_tables", lowest_pair_first)
+    earlier = run_tournament(prepare(load_config(config), out), backend=StopAfter(6),
+                             progress=False, say=lambda _line: None)
+    assert earlier.outcome == "stopped" and earlier.played == 6
+    monkeypatch.undo()
+    before = stored(out)
+    with Store.open(out) as store:
+        assert store_summary(store).matches == 6  # the report reads it
+    lines: list[str] = []
+    resumed = run(config, out, lines)
+    assert resumed.adaptive is not None and resumed.adaptive.stop == SETTLED
+    assert [line for line in lines if "made by an earlier arena" in line] == [
+        f"the adaptive plan of {str(out)!r} was made by an earlier arena: its 6 stored matches "
+        "count as known, and the plan goes on from them"]
+    after = stored(out)
+    assert {mid: after[mid] for mid in before} == before
+    assert sorted(set(after) - set(before)) == list(range(7, max(after) + 1))
+    again: list[str] = []
+    assert run(config, out, again).played == 0
+    assert not [line for line in again if "earlier arena" in line]
+    with Store.open(out) as store:
+        assert store_summary(store).line() == resumed.adaptive.line()
