@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections import defaultdict
@@ -45,6 +46,10 @@ _core_locks: str | None = None
 
 def pytest_configure(config: pytest.Config) -> None:
     global _core_locks
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        # launched in the background by a shell (`make test &`): the tests that press Ctrl-C in
+        # an arena they start need it to reach arena, which would inherit the ignoring
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if not os.environ.get(LOCK_DIR_ENV):
         _core_locks = tempfile.mkdtemp(prefix="arena-test-cores-")
         os.environ[LOCK_DIR_ENV] = _core_locks
