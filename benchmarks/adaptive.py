@@ -1,7 +1,7 @@
 """How many matches does an adaptive tournament need, against a round-robin, to rank a field right?
 
-    python benchmarks/adaptive.py [--sizes 8,16,40] [--seeds 300] [--players 2] [--gap 0.6]
-                                  [--margin 0.05] [--workers 4]
+    python benchmarks/adaptive.py [--sizes 8,16,40] [--seeds 300] [--first-seed 1] [--players 2]
+                                  [--gap 0.6] [--margin 0.05] [--workers 4]
 
 Simulated fields, no bot processes: entrant ``i`` has a known strength, in classes ``gap`` apart
 with ties (every third class holds two equal entrants). A match is drawn from a model of duplicate
@@ -192,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="8,16,40", help="field sizes (default 8,16,40)")
     parser.add_argument("--seeds", type=int, default=300, help="seeds per size (default 300)")
+    parser.add_argument("--first-seed", type=int, default=1,
+                        help="the first seed (default 1): the seeds are FIRST, FIRST + 1, ...")
     parser.add_argument("--players", type=int, default=2, help="players per table (default 2)")
     parser.add_argument("--margin", type=float, default=MARGIN,
                         help="the format's margin, and the truth's (default 0.05)")
@@ -210,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'ratio':>6} {'right':>6} {'max hit':>7} {'wrong claims':>18} {'seconds':>8}")
     for size in sizes:
         start = time.monotonic()
-        seeds = list(range(1, args.seeds + 1))
+        seeds = list(range(args.first_seed, args.first_seed + args.seeds))
         fields = [Field(size, args.gap, args.players, seed) for seed in seeds]
         runs = [Run(field, seed, args.workers) for field, seed in zip(fields, seeds)]
         right = round_robin_right(fields, seeds)
