@@ -54,9 +54,8 @@ def test_the_watch_command_plays_on_the_cluster_it_is_given(tmp_path: Path, clus
     import os
     import signal
     import subprocess
-    import time
 
-    from ..tournaments.test_kill_resume import ARENA, stored
+    from ..tournaments.test_kill_resume import ARENA, wait_for
 
     students = tmp_path / "students"
     for name, salt in (("ana", "a"), ("bob", "b"), ("cy", "c")):
@@ -68,11 +67,7 @@ def test_the_watch_command_plays_on_the_cluster_it_is_given(tmp_path: Path, clus
          "--settle", "0", "--cluster", cluster.scheduler_address, "--output", str(out), "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while stored(out) < 6:
-            assert proc.poll() is None, f"the watch ended: {proc.communicate()}"
-            assert time.monotonic() < deadline, "the watch played nothing"
-            time.sleep(0.05)
+        wait_for(out, 6, proc, timeout=120)
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:

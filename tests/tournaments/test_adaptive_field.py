@@ -26,19 +26,25 @@ def stored(out: Path) -> dict[int, tuple[tuple[int, ...], tuple[int, ...], int]]
         return {m.id: (m.seats, m.versions, m.seed) for m in store.matches()}
 
 
+def three_bots(tmp_path: Path, bots: dict[str, Path]) -> Path:
+    """The config of an adaptive tournament of the bots folder, left with alpha, beta and gamma
+    (a wide margin shows them level in a few sets)."""
+    data = small_config([str(tmp_path / "bots" / "*")])
+    data["format"] = {"type": "adaptive", "players": 2, "margin": 0.45, "max_matches": 400}
+    for name in ("first", "crash"):
+        for f in sorted((bots[name]).iterdir()):
+            f.unlink()
+        bots[name].rmdir()
+    return write_config(tmp_path / "t.toml", data)
+
+
 def test_a_late_entrant_and_a_new_version_are_planned_first(tmp_path: Path,
                                                             bots: dict[str, Path]) -> None:
     """Three bots settle (a wide margin shows them level in a few sets); a fourth joins: the
     next run's first batch seats it at every table, on deals never dealt, with ids after every
     stored match; then one bot changes: its new version is planned first, and its old version's
     matches no longer count."""
-    data = small_config([str(tmp_path / "bots" / "*")])
-    data["format"] = {"type": "adaptive", "players": 2, "margin": 0.45, "max_matches": 400}
-    config = write_config(tmp_path / "t.toml", data)
-    for name in ("first", "crash"):  # three bots: alpha, beta, gamma
-        for f in sorted((bots[name]).iterdir()):
-            f.unlink()
-        bots[name].rmdir()
+    config = three_bots(tmp_path, bots)
     out = tmp_path / "out"
     first = run(config, out)
     assert first.adaptive is not None and first.adaptive.stop == SETTLED
@@ -102,13 +108,7 @@ def test_a_plan_made_by_an_earlier_choice_rule_goes_on_from_its_matches(
     """A store whose matches follow another choice rule (stopped half-way through a batch) is
     read and resumed, not refused: its matches count as known, a new epoch plans on from them
     (saying so once), and the next resume replays that epoch."""
-    data = small_config([str(tmp_path / "bots" / "*")])
-    data["format"] = {"type": "adaptive", "players": 2, "margin": 0.45, "max_matches": 400}
-    config = write_config(tmp_path / "t.toml", data)
-    for name in ("first", "crash"):  # three bots: alpha, beta, gamma
-        for f in sorted((bots[name]).iterdir()):
-            f.unlink()
-        bots[name].rmdir()
+    config = three_bots(tmp_path, bots)
     out = tmp_path / "out"
     monkeypatch.setattr(tournaments.adaptive, "choose_tables", lowest_pair_first)
     earlier = run_tournament(prepare(load_config(config), out), backend=StopAfter(6),

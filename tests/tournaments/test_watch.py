@@ -22,7 +22,7 @@ from tournaments.store import Store
 from tournaments.watch import Watch, changed_ago
 
 from .conftest import CRASH_BOT, HASH_BOT, make_bot, small_config, write_config
-from .test_kill_resume import ARENA, stored
+from .test_kill_resume import ARENA, stored, wait_for
 from .test_versions import run
 
 SETTLE = 1.5  # seconds a folder must be still: the tests wait this long, not the default 5
@@ -127,11 +127,7 @@ def test_a_watch_killed_in_the_middle_resumes(tmp_path: Path) -> None:
          "--settle", "0", "--workers", "1", "--output", str(out), "--quiet"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while stored(out) < 3:
-            assert proc.poll() is None, f"the watch ended: {proc.communicate()}"
-            assert time.monotonic() < deadline, "the watch played nothing"
-            time.sleep(0.02)
+        wait_for(out, 3, proc, timeout=120)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=30)
