@@ -141,10 +141,54 @@ def _read_file(top: Path, full: str, rel: str, budget: int, max_bytes: int) -> t
 
 def link_leaves(rel_dir: str, target: str) -> bool:
     """Whether a link in the folder ``rel_dir`` (relative to a bot folder's top) that points to
-    ``target`` points out of the bot folder: an absolute target, or one whose ``..`` climb above
-    the top."""
+    ``target`` points out of the bot folder, read as written: an absolute target, or one whose
+    ``..`` climb above the top. (A folder on disk is checked by :func:`link_escapes`, which also
+    follows the other links on the way.)"""
     inside = os.path.normpath(os.path.join(rel_dir, target))
     return os.path.isabs(target) or inside == ".." or inside.startswith("../")
+
+
+MAX_LINK_HOPS = 40  # as the kernel's own bound on links followed in one path
+
+
+def link_escapes(top: str, rel_dir: str, target: str) -> bool:
+    """Whether a link in the folder ``rel_dir`` of the bot folder ``top`` that points to
+    ``target`` leads out of ``top`` by any route: an absolute target, a ``..`` above the top, or
+    a chain of links inside the folder (``sub/d -> ..`` then ``sub/e -> d/..``), resolved one
+    component at a time as the kernel resolves it (a ``..`` after a link climbs from where the
+    link leads). A loop of links counts as leading out; a part that does not exist is read as
+    written."""
+    if os.path.isabs(target):
+        return True
+    parts = rel_dir.split("/") if rel_dir else []
+    pending = target.split("/")
+    hops = 0
+    while pending:
+        part = pending.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return True
+            parts.pop()
+            continue
+        try:
+            st = os.lstat(os.path.join(top, *parts, part))
+        except OSError:
+            parts.append(part)
+            continue
+        if not stat.S_ISLNK(st.st_mode):
+            parts.append(part)
+            continue
+        hops += 1
+        try:
+            link = os.readlink(os.path.join(top, *parts, part))
+        except OSError:
+            return True
+        if hops > MAX_LINK_HOPS or os.path.isabs(link):
+            return True
+        pending = link.split("/") + pending  # from the folder that holds the link
+    return False
 
 
 def _listing(top: Path, read: bool, max_bytes: int, links_out: bool = False) -> Iterator[Entry]:
@@ -177,7 +221,7 @@ def _listing(top: Path, read: bool, max_bytes: int, links_out: bool = False) -> 
                     target = os.readlink(full)
                 except OSError as exc:
                     raise _refuse(top, rel, f"cannot be read ({exc.strerror})") from None
-                if not links_out and link_leaves(rel_dir, target):
+                if not links_out and link_escapes(str(top), rel_dir, target):
                     raise _refuse(top, rel, f"links to {target}, outside the bot folder; a bot "
                                             "folder's links must stay inside it (copy the file in "
                                             "instead)")

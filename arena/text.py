@@ -1,16 +1,23 @@
-"""Showing text that came from a bot (its stderr, its manifest's name and description) on a
-terminal: every control character but newline and tab is made visible, so a bot cannot send the
-terminal an escape sequence (a colour, a cursor move, a window title or a clipboard write)."""
+"""Showing text that came from a bot or a submission (its stderr, its notes, its manifest's name
+and description, its folder's name) on a terminal: every control character but newline and tab
+is made visible as ``\\xNN``, and every bidirectional control as ``\\uNNNN``, so a bot cannot send
+the terminal an escape sequence (a colour, a cursor move, a window title or a clipboard write) or
+make a line read backwards."""
 from __future__ import annotations
 
 # C0 controls, DEL and the C1 controls (U+0080-U+009F, which some terminals read as ESC + letter)
 _CONTROLS = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)]
-_VISIBLE = str.maketrans({c: f"\\x{c:02x}" for c in _CONTROLS if chr(c) not in "\n\t"})
-_ONE_LINE = str.maketrans({c: f"\\x{c:02x}" for c in _CONTROLS})
+# The bidirectional controls, which reorder what a terminal or a page shows after them (U+202E
+# shows the rest of a line backwards), and the line and paragraph separators
+_BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029]
+_SHOWN = {**{c: f"\\x{c:02x}" for c in _CONTROLS}, **{c: f"\\u{c:04x}" for c in _BIDI}}
+_VISIBLE = str.maketrans({c: v for c, v in _SHOWN.items() if chr(c) not in "\n\t"})
+_ONE_LINE = str.maketrans(_SHOWN)
 
 
 def visible(text: object) -> str:
-    """``text`` with every control character except newline and tab written as ``\\xNN``."""
+    """``text`` with every control character except newline and tab written as ``\\xNN``, and
+    every bidirectional control as ``\\uNNNN``."""
     return str(text).translate(_VISIBLE)
 
 

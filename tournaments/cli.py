@@ -33,9 +33,11 @@ from tournaments.ratings import compute_ratings, format_head_to_head, format_lea
 from tournaments.replay import replay_match
 from tournaments.run import Prepared, RunResult, ResultsListener, planned_matches, prepare, run_tournament
 from tournaments.sprt import store_summary
+from tournaments.entrants import resolve_field
+from tournaments.lock import output_lock
 from tournaments.field_tables import Version
 from tournaments.store import Entrant, Store, store_path
-from tournaments.watch import DEFAULT_INTERVAL, DEFAULT_SETTLE, watch
+from tournaments.watch import DEFAULT_INTERVAL, DEFAULT_SETTLE, Intake, Watched, watch
 
 DEMO_OUTPUT = "arena-demo"
 DEMO_ROUNDS = 4
@@ -222,7 +224,24 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
         check_output_folder(output, "--output")
     else:
         check_output_folder(config.output_dir, "the config's 'output'")
-    prepared = prepare(config, output)
+    folder = Path(output).resolve() if output is not None else config.output_dir
+    with output_lock(folder, hold=True):  # a watched folder is refused before anything is checked
+        try:
+            leave_out = Intake(_say).sort(config, folder, resolve_field(config))
+        except KeyboardInterrupt:
+            click.echo("stopped while checking the submissions; run the same command to resume",
+                       err=True)
+            sys.exit(130)
+        return _play_run(prepare(config, output, leave_out=leave_out), workers, quiet, cluster)
+
+
+def _say(line: str) -> None:
+    click.echo(visible_line(line), err=True)
+
+
+def _play_run(prepared: Prepared, workers: int | None, quiet: bool,
+              cluster: str | None) -> RunResult:
+    config = prepared.config
     click.echo(config.describe())
     most = "at most " if config.format.type in (SPRT, ADAPTIVE) else ""
     if Store.is_initialised(store_path(prepared.output)):  # a resume: the field may have moved
@@ -274,24 +293,24 @@ def _watch(config_path: Path, workers: int | None, output: Path | None, quiet: b
         check_output_folder(config.output_dir, "the config's 'output'")
     address = cluster if cluster is not None else config.cluster
 
-    def say(line: str) -> None:
-        click.echo(line, err=True)
-
-    def looking(backend: Any) -> None:
+    def looking(backend: Any) -> Watched:
         def play(prepared: Prepared) -> RunResult:
             return run_tournament(prepared, workers=workers, backend=backend,
-                                  progress=not quiet, on_results=results_listener(prepared.output))
-        watch(config_path, output, play, say, interval=interval, settle=settle)
+                                  progress=not quiet, say=None if not quiet else _say,
+                                  on_results=results_listener(prepared.output))
+        return watch(config_path, output, play, _say, interval=interval, settle=settle)
 
     if address is None:
-        looking(None)
-        return
-    from tournaments.cluster import DaskBackend, check_address
-    check_address(address)
-    say(f"playing on the Dask cluster at {address}")
-    with DaskBackend(address, max_in_flight=workers,
-                     cores_per_match=config.cores_per_match) as backend:
-        looking(backend)
+        watched = looking(None)
+    else:
+        from tournaments.cluster import DaskBackend, check_address
+        check_address(address)
+        _say(f"playing on the Dask cluster at {address}")
+        with DaskBackend(address, max_in_flight=workers,
+                         cores_per_match=config.cores_per_match) as backend:
+            watched = looking(backend)
+    if watched.interrupted:
+        sys.exit(130)
 
 
 def results_listener(output: Path) -> ResultsListener | None:

@@ -11,6 +11,7 @@ import dataclasses
 import glob
 from dataclasses import dataclass
 import json
+import os
 import re
 from pathlib import Path
 
@@ -29,47 +30,65 @@ def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
     return [bot for _, bot in _entries(config)]
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """A folder of the entrants that is no bot this tournament can take, and why; ``leads_to``:
+    where a submission that is a link points (an entrant stored from there is withdrawn)."""
+
+    folder: str
+    name: str
+    reason: str
+    stderr_tail: str = ""
+    content_hash: str = ""
+    leads_to: str = ""
+    told: bool = False  # its warning was said already (a failed check says its own)
+
+
 @dataclass
 class Resolved:
-    """The entrants a run takes: the bots, each folder's arguments, and the submissions a
-    pattern found that are no bot this tournament can take (folder, name, why)."""
+    """The entrants a run takes: the bots, each folder's arguments, the submissions a pattern
+    found that are no bot this tournament can take, and which bots a pattern found (submissions,
+    checked before they play) rather than the organiser named."""
 
     bots: list[BotSpec]
     args: dict[str, tuple[str, ...]]
-    skipped: list[tuple[str, str, str]]
+    skipped: list[Skipped]
+    submitted: set[str] = dataclasses.field(default_factory=set)  # folders a pattern found
 
 
 def resolve_field(config: TournamentConfig) -> Resolved:
-    """As :func:`resolve_entrants`, but a folder a pattern finds that cannot be loaded (no
-    manifest, broken TOML, a FIFO, too big, a name not allowed) is skipped and listed, not an
-    error: one bad submission never stops a class's tournament."""
-    skipped: list[tuple[str, str, str]] = []
+    """As :func:`resolve_entrants`: a folder a pattern finds that cannot be loaded (no manifest,
+    broken TOML, a FIFO, a link, too big, a name not allowed) is skipped and listed, not an
+    error: nothing in one submission stops a class's tournament."""
+    skipped: list[Skipped] = []
     entries = _entries(config, skipped)
     args = {str(bot.path): ref.args for ref, bot in entries}
-    return Resolved([bot for _, bot in entries], args, skipped)
+    submitted = {str(bot.path) for ref, bot in entries if glob.has_magic(ref.path)}
+    return Resolved([bot for _, bot in entries], args, skipped, submitted)
 
 
 def _entries(config: TournamentConfig,
-             skipped: list[tuple[str, str, str]] | None = None) -> list[tuple[EntrantRef, BotSpec]]:
-    """Every entrant with its entry (a pattern repeats for its bots). With ``skipped``, a folder
-    a pattern finds that cannot be a bot is added there (folder, name, reason) instead of refused."""
+             skipped: list[Skipped] | None = None) -> list[tuple[EntrantRef, BotSpec]]:
+    """Every entrant with its entry (a pattern repeats for its bots). A folder a pattern finds
+    that cannot be a bot is left out, and added to ``skipped`` (folder, name, reason) when given;
+    an entry that names a folder is an error when it cannot be a bot."""
     out: list[tuple[EntrantRef, BotSpec]] = []
     origin: dict[str, str] = {}
     folder_mb = config.sandbox_limits().folder_mb
+    skipped = [] if skipped is None else skipped
     for i, ref in enumerate(config.entrants):
         pattern = glob.has_magic(ref.path)
-        lenient = pattern and skipped is not None
-        if lenient:
-            assert skipped is not None
-            skipped += [(str(f), f.name, f"no {MANIFEST} in the folder")
-                        for f in _without_manifest(ref.path, config.base_dir)]
-        for folder in _expand(ref.path, config.base_dir, i, lenient):
+        if pattern:
+            folders, refused = _submissions(ref.path, config.base_dir, i)
+            skipped += refused
+        else:
+            folders = [_folder(ref.path, config.base_dir, i)]
+        for folder in folders:
             try:
                 bot = load_bot(folder, folder_mb)
             except ArenaError as exc:
-                if lenient:
-                    assert skipped is not None
-                    skipped.append((str(folder), folder.name, str(exc)))
+                if pattern:
+                    skipped.append(Skipped(str(folder), folder.name, str(exc)))
                     continue
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
             if bot.games and config.game not in bot.games:
@@ -81,13 +100,10 @@ def _entries(config: TournamentConfig,
             if pattern:
                 name = pattern_name(ref.path, config.base_dir, folder, bot.name, ref.name)
                 problem = name_problem(name)
-                if problem and lenient:
-                    assert skipped is not None
-                    skipped.append((str(folder), folder.name, f"{problem}; rename its folder"))
-                    continue
                 if problem:
-                    raise ConfigError(f"entrants[{i}]: the name made for {str(folder)!r}: "
-                                      f"{problem}; rename its folder")
+                    skipped.append(Skipped(str(folder), folder.name,
+                                           f"{problem}; rename its folder"))
+                    continue
                 bot = dataclasses.replace(bot, name=name)
             elif ref.name is not None:
                 bot = dataclasses.replace(bot, name=ref.name)
@@ -101,12 +117,51 @@ def _entries(config: TournamentConfig,
     return out
 
 
-def _without_manifest(pattern: str, base_dir: Path) -> list[Path]:
-    """The folders a pattern finds that hold no manifest (a submission not yet complete, or not
-    a bot): named in the report, never entered. Hidden and ``_`` folders are left alone."""
-    return sorted(Path(p) for p in glob.glob(str(_full(pattern, base_dir)))
-                  if Path(p).is_dir() and not Path(p).name.startswith((".", "_"))
-                  and not (Path(p) / MANIFEST).is_file())
+LINKED = ("is a symbolic link; a submission must be a folder of its own, not a link to one "
+          "(copy the folder in instead)")
+
+
+def _submissions(pattern: str, base_dir: Path, index: int) -> tuple[list[Path], list[Skipped]]:
+    """The bot folders a pattern finds (each with a manifest), and the folders it finds that are
+    no submission: a link, or a link on the way below the pattern's fixed part (never followed,
+    nothing of it read), or a folder without a manifest (a submission not yet complete, or not a
+    bot). Files, and hidden and ``_`` folders without a manifest, are left alone."""
+    full = _full(pattern, base_dir)
+    fixed = _fixed_part(full)
+    found: list[Path] = []
+    refused: list[Skipped] = []
+    matches = sorted(Path(p) for p in glob.glob(str(full)))
+    for path in matches:
+        linked = next((part for part in _below(fixed, path) if part.is_symlink()), None)
+        if linked is not None:
+            refused.append(Skipped(str(path), path.name, f"{linked.name!r} {LINKED}"
+                                   if linked != path else LINKED,
+                                   leads_to=os.path.realpath(path)))
+        elif not path.is_dir():
+            continue
+        elif (path / MANIFEST).is_file():
+            found.append(path)
+        elif not path.name.startswith((".", "_")):
+            refused.append(Skipped(str(path), path.name, f"no {MANIFEST} in the folder"))
+    if not found and not refused and not any(p.is_dir() for p in matches):
+        raise ConfigError(f"entrants[{index}]: pattern {pattern!r} matches no bot folder "
+                          f"(a folder with a {MANIFEST}) under {base_dir}")
+    return found, refused
+
+
+def _fixed_part(full: Path) -> Path:
+    """The part of a pattern before its first wildcard (``/class/students`` of
+    ``/class/students/*``)."""
+    fixed = 0
+    while fixed < len(full.parts) and not glob.has_magic(full.parts[fixed]):
+        fixed += 1
+    return Path(*full.parts[:fixed])
+
+
+def _below(fixed: Path, path: Path) -> list[Path]:
+    """Every folder from the one below ``fixed`` down to ``path`` itself."""
+    parts = path.relative_to(fixed).parts
+    return [fixed.joinpath(*parts[:n]) for n in range(1, len(parts) + 1)]
 
 
 def pattern_name(pattern: str, base_dir: Path, folder: Path, manifest_name: str,
@@ -120,11 +175,7 @@ def pattern_name(pattern: str, base_dir: Path, folder: Path, manifest_name: str,
     It depends on nothing but the pattern, the folder and its manifest, so that a bot's name
     stays the same whichever other bots the pattern finds (a stored tournament keeps its
     entrants by name). ``bots/*`` enters each bundled bot under its own name."""
-    full = _full(pattern, base_dir)
-    fixed = 0
-    while fixed < len(full.parts) and not glob.has_magic(full.parts[fixed]):
-        fixed += 1
-    parts = list(Path(folder).relative_to(Path(*full.parts[:fixed])).parts)
+    parts = list(Path(folder).relative_to(_fixed_part(_full(pattern, base_dir))).parts)
     if parts[-1] != manifest_name:
         parts.append(manifest_name)
     name = ".".join(re.sub(r"[^A-Za-z0-9._-]+", "-", part) for part in parts)
@@ -148,17 +199,12 @@ def _full(pattern: str, base_dir: Path) -> Path:
     return full if full.is_absolute() else base_dir / full
 
 
-def _expand(pattern: str, base_dir: Path, index: int, lenient: bool = False) -> list[Path]:
-    full = _full(pattern, base_dir)
-    if not glob.has_magic(pattern):
-        if not full.is_dir():
-            raise ConfigError(f"entrants[{index}]: {not_a_folder(pattern, full)} (looked in {full})")
-        return [full]
-    found = sorted(Path(p) for p in glob.glob(str(full)) if (Path(p) / MANIFEST).is_file())
-    if not found and not (lenient and any(Path(p).is_dir() for p in glob.glob(str(full)))):
-        raise ConfigError(f"entrants[{index}]: pattern {pattern!r} matches no bot folder "
-                          f"(a folder with a {MANIFEST}) under {base_dir}")
-    return found
+def _folder(path: str, base_dir: Path, index: int) -> Path:
+    """The folder an entry names (the organiser's own: it may be a link)."""
+    full = _full(path, base_dir)
+    if not full.is_dir():
+        raise ConfigError(f"entrants[{index}]: {not_a_folder(path, full)} (looked in {full})")
+    return full
 
 
 def reference_names(config: TournamentConfig) -> set[str]:

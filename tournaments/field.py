@@ -30,21 +30,12 @@ from arena.record import MatchRecord
 from arena.sandbox.files import copy_tree
 from tournaments.backends import MatchJob
 from tournaments.config import ADAPTIVE, GAUNTLET, ROUND_ROBIN, ConfigError, FormatConfig
+from tournaments.entrants import Skipped
 from tournaments.plan import PlannedMatch, Slot, join_slots
 from tournaments.field_tables import CURRENT, SUSPENDED, WITHDRAWN, Submission, Version, now
 from tournaments.store import Entrant, Store
 
 SNAPSHOTS = "versions"
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A folder of the entrants that is no bot this tournament can take, and why."""
-
-    folder: str
-    name: str
-    reason: str
-    stderr_tail: str = ""
 
 
 @dataclass
@@ -70,13 +61,15 @@ def snapshot_dir(output: Path, entrant: int, version: int) -> Path:
 def take_snapshot(bot: BotSpec, target: Path) -> str:
     """Copy ``bot``'s folder to ``target`` and return the content hash of the copy: the version
     is what was copied. The copy is made beside ``target`` and renamed into place, so a kill
-    never leaves half a snapshot where a whole one is expected."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    never leaves half a snapshot where a whole one is expected. A snapshot is readable by its
+    owner only (the sandbox stages a copy for a bot that runs as a user of its own), so no
+    author's files are readable by another's bot or account."""
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     partial = target.parent / f".partial-{target.name}-{os.getpid()}"
     for stale in target.parent.glob(f".partial-{target.name}-*"):
         shutil.rmtree(stale, ignore_errors=True)
     try:
-        copy_tree(Path(bot.source or bot.path), partial, 0o755, 0o644, max_bytes=bot.folder_bytes)
+        copy_tree(Path(bot.source or bot.path), partial, 0o700, 0o600, max_bytes=bot.folder_bytes)
         digest = folder_hash(partial, bot.folder_bytes)
         if target.exists():
             shutil.rmtree(target)
@@ -118,10 +111,15 @@ def admit(store: Store, output: Path, bots: Sequence[BotSpec], args: dict[str, t
             news += _admit_one(store, output, bot, entrants, candidates, sampled, seed, say)
         except BotError as exc:  # it changed into something no bot folder may hold meanwhile
             refused.append(Skipped(str(bot.path), bot.name, str(exc)))
-    seen = {str(b.path) for b in bots} | set(waiting)
+    # a refused submission keeps its entrant's version in play, as one still changing does
+    seen = ({str(b.path) for b in bots} | set(waiting)
+            | {os.path.realpath(s.folder) for s in refused if not s.leads_to})
+    linked = {s.leads_to for s in refused if s.leads_to}
     for entrant in entrants.values():
         version = store.latest()[entrant.id]
-        if entrant.path not in seen and version.state != WITHDRAWN:
+        if entrant.path in linked and entrant.path not in seen:
+            news += _withdraw_linked(store, output, entrant, version)
+        elif entrant.path not in seen and version.state != WITHDRAWN:
             store.set_state(entrant.id, version.version, WITHDRAWN,
                             "its folder is no longer among the entrants")
             news.append(f"{entrant.name} is withdrawn: its folder is no longer among the entrants")
@@ -145,6 +143,18 @@ def admit(store: Store, output: Path, bots: Sequence[BotSpec], args: dict[str, t
             playing[eid] = snapshot_bot(output, entrant, version, folder_mb,
                                         args.get(entrant.path, ()))
     return Field(entrants, latest, playing, store.slots(), news)
+
+
+def _withdraw_linked(store: Store, output: Path, entrant: Entrant, version: Version) -> list[str]:
+    """An entrant stored from where a submission that is a link points (admitted by an arena that
+    followed such links): withdrawn, and its snapshots, copies of files from outside the
+    entrants' folders, deleted."""
+    shutil.rmtree(Path(output) / SNAPSHOTS / str(entrant.id), ignore_errors=True)
+    if version.state == WITHDRAWN:
+        return []
+    reason = "its submission is a link to a folder elsewhere; its snapshots are deleted"
+    store.set_state(entrant.id, version.version, WITHDRAWN, reason)
+    return [f"{entrant.name} is withdrawn: {reason}"]
 
 
 def _admit_one(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant],
@@ -200,13 +210,15 @@ def _join(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant]
 
 
 def _reject(store: Store, item: Skipped, say: Callable[[str], None]) -> None:
-    """One warning, and one row of the submissions list (once per folder and reason)."""
-    say(f"warning: skipped {item.folder}: {item.reason}")
+    """One row of the submissions list and one warning, once per version of a submission (its
+    folder, content hash and reason; a check's own warning was said when it failed)."""
     last = [s for s in store.submissions() if s.folder == item.folder]
-    if last and last[-1].reason == item.reason:
+    if last and (last[-1].reason, last[-1].content_hash) == (item.reason, item.content_hash):
         return
-    store.add_submission(Submission(item.folder, item.name, "", now(), "rejected", item.reason,
-                                    item.stderr_tail))
+    if not item.told:
+        say(f"warning: skipped {item.folder}: {item.reason}")
+    store.add_submission(Submission(item.folder, item.name, item.content_hash, now(), "rejected",
+                                    item.reason, item.stderr_tail))
 
 
 class Suspensions:

@@ -2,13 +2,17 @@
 (and a detail of the format's, such as an SPRT's log-likelihood ratio and its bounds).
 
 On a terminal the bar redraws in place (at most ten times a second); into a file or a pipe it
-writes a plain line now and then, so logs stay readable.
+writes a plain line now and then, so logs stay readable. Every line it prints is shown with its
+control characters made visible (``arena.text.visible_line``): a line may carry a name or a
+reason that came from a submission.
 """
 from __future__ import annotations
 
 import sys
 import time
 from typing import TextIO
+
+from arena.text import visible_line
 
 BAR_WIDTH = 24
 TTY_INTERVAL = 0.1
@@ -59,7 +63,7 @@ class Progress:
                 f"failures {self.failures}")
         if self.detail:
             line += f"  {self.detail}"
-        return f"{line}  -- {self.note}" if self.note else line
+        return f"{line}  -- {visible_line(self.note)}" if self.note else line
 
     def advance(self, failures: int = 0) -> None:
         """One more match finished, with ``failures`` failed seats."""
@@ -87,7 +91,7 @@ class Progress:
         """Print a line (even when the bar is off) without garbling the bar."""
         if self.tty and self._drawn:
             self.stream.write("\r\x1b[K")
-        self.stream.write(text + "\n")
+        self.stream.write(visible_line(text) + "\n")
         self.stream.flush()
         if self.tty and self._drawn:
             self.draw(force=True)

@@ -110,7 +110,7 @@ def prepare(config: TournamentConfig, output: str | Path | None = None, *,
     resolved = resolve_field(config)
     leave_out = leave_out or {}
     bots = [b for b in resolved.bots if str(b.path) not in leave_out]
-    skipped = [Skipped(*s) for s in resolved.skipped if s[0] not in leave_out]
+    skipped = [s for s in resolved.skipped if s.folder not in leave_out]
     skipped += [s for s in leave_out.values() if s is not None]
     folder = Path(output).resolve() if output is not None else config.output_dir
     if folder.exists() and not folder.is_dir():
@@ -368,7 +368,7 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     store.set_meta("planned", total)
     failures = sum(1 for m in current for s in m.statuses if s != "ok")
     bar = Progress(len(todo) if not adaptive else max(0, total - store.count()[0]), 0, 0,
-                   enabled=show)
+                   enabled=show and (bool(todo) or adaptive))  # no empty bar for nothing to play
     test: SequentialTest | None = None
     stored: dict[int, Played] = {}
     position = _positions(field)

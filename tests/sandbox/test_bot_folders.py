@@ -65,6 +65,29 @@ def add_deep_link(folder: Path) -> str:
     return "'data/up' links to ../../escape, outside the bot folder"
 
 
+def add_link_chain(folder: Path) -> str:
+    """``sub/d -> ..`` leads to the top, so ``sub/e -> d/..`` climbs out of the folder: each
+    link read alone stays inside."""
+    (folder / "sub").mkdir()
+    os.symlink("..", folder / "sub" / "d")
+    os.symlink("d/..", folder / "sub" / "e")
+    return "'sub/e' links to d/.., outside the bot folder"
+
+
+def add_link_through_a_link(folder: Path) -> str:
+    """``sub/d -> ..`` is the top, so ``a -> sub/d/..`` is the folder above it."""
+    (folder / "sub").mkdir()
+    os.symlink("sub/d/..", folder / "a")
+    os.symlink("..", folder / "sub" / "d")
+    return "'a' links to sub/d/.., outside the bot folder"
+
+
+def add_link_loop(folder: Path) -> str:
+    os.symlink("loop2", folder / "loop1")
+    os.symlink("loop1/x", folder / "loop2")
+    return "'loop1' links to loop2, outside the bot folder"
+
+
 def add_big_file(folder: Path) -> str:
     (folder / "model.bin").write_bytes(b"\0" * (65 * MiB))  # sparse on disk, 65 MiB of bytes
     return "'model.bin' takes its files over 64 MiB, the most a bot folder may hold"
@@ -77,6 +100,9 @@ BAD = {
     "link_dev_urandom": add_link("/dev/urandom"),
     "link_absolute_file": add_link("/etc/hostname"),
     "link_up_and_out": add_deep_link,
+    "link_chain_out": add_link_chain,
+    "link_through_a_link": add_link_through_a_link,
+    "link_loop": add_link_loop,
     "too_big": add_big_file,
 }
 

@@ -91,7 +91,8 @@ def test_two_arena_tournament_runs_on_one_folder(tmp_path: Path) -> None:
         assert first.poll() is None, "the first run ended before the second was tried"
         assert second.exit_code == 2, second.output
         assert second.stderr.strip() == (f"arena: error: output folder {str(out.resolve())!r} is in "
-                                         f"use by another run (pid {first.pid})")
+                                         f"use by another run (pid {first.pid}); wait for it to end, or stop "
+                                         "it (Ctrl-C)")
     finally:
         os.killpg(first.pid, signal.SIGKILL)
         first.communicate(timeout=30)
