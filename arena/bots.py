@@ -8,6 +8,8 @@ A bot is a folder holding a ``bot.toml`` manifest and its code::
     games = ["block"]               # optional: the games it plays
     build = "make"                  # optional: a build step (a string or a list), see arena.build
 
+Other keys (``author = "Yan"``) are ignored: ``arena check`` names them, in case one is a typo.
+
 The command runs with the bot folder as its working directory. A bot with a ``build`` step is
 built once per version (its folder's content hash), in the sandbox, in a copy of its folder; it
 then plays from the built copy (``arena.build``).
@@ -69,6 +71,15 @@ class BotSpec:
     folder_bytes: int = DEFAULT_FOLDER_MB * MiB  # the most its files may hold (limit folder_mb)
     build: tuple[str, ...] = field(default_factory=tuple)  # the build step; () when there is none
     source: Path | None = None  # for a built bot: the folder it was built from (``path`` is the build)
+    ignored_keys: tuple[str, ...] = ()  # keys of its manifest that arena does not know
+
+    def ignored_text(self) -> str:
+        """What ``arena check`` says of the manifest's unknown keys ("" when there are none)."""
+        if not self.ignored_keys:
+            return ""
+        keys = ", ".join(repr(k) for k in self.ignored_keys)
+        return (f"{MANIFEST}: {keys} {'is' if len(self.ignored_keys) == 1 else 'are'} not a key "
+                f"arena knows, and ignored (known keys: {', '.join(sorted(_KNOWN_KEYS))})")
 
     def content_hash(self) -> str:
         """SHA-256 over the folder's files (names and bytes), to tell versions of a bot apart
@@ -298,10 +309,7 @@ def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -
         data = tomllib.loads(text.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise BotError(f"{manifest}: not valid TOML ({exc})") from None
-    unknown = set(data) - _KNOWN_KEYS
-    if unknown:
-        raise BotError(f"{manifest}: unknown key {sorted(unknown)[0]!r}; "
-                       f"known keys: {', '.join(sorted(_KNOWN_KEYS))}")
+    ignored = tuple(sorted(set(data) - _KNOWN_KEYS))  # an author's own notes: kept out, said
     command = _command(data.get("command"), manifest, "command")
     if not command:
         raise BotError(f"{manifest}: 'command' is empty")
@@ -318,7 +326,7 @@ def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -
         raise BotError(f"{manifest}: 'games' must be a list of game names")
     spec = BotSpec(name=name, path=folder, command=command,
                    description=str(data.get("description", "")), games=tuple(games),
-                   folder_bytes=folder_mb * MiB, build=build)
+                   folder_bytes=folder_mb * MiB, build=build, ignored_keys=ignored)
     check_command(spec)
     return spec
 

@@ -54,6 +54,8 @@ class CheckPlan:
 def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> list[str]:
     """Play the plan's matches against the random bot; list the problems found."""
     game = plan.game
+    if bot.ignored_keys:
+        echo(f"warning: {visible_line(bot.ignored_text())}")
     if bot.games and game.name not in bot.games:
         return [f"its manifest lists the games {list(bot.games)}, not {game.name!r}"]
     if bot.build:

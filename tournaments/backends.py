@@ -303,9 +303,9 @@ class ProcessBackend:
         return self._pool
 
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
-        pending: deque[MatchJob] = deque(jobs)
+        pending = _Pending(jobs)
         retried: set[int] = set()
-        idle = list(self._workers_for(len(pending)))
+        idle = list(self._workers_for(pending.fill(self.workers)))
         ended = False
 
         def dispatch() -> None:
@@ -389,6 +389,37 @@ class ProcessBackend:
         for worker in self._pool:
             worker.close(timeout=2.0 if self._aborting else 5.0)
         self._pool = []
+
+
+class _Pending:
+    """The jobs not yet handed to a worker, taken from ``jobs`` only as workers need them: a job
+    the run's iterator leaves out meanwhile (a suspended entrant's) is never made."""
+
+    def __init__(self, jobs: Iterable[MatchJob]) -> None:
+        self._jobs = iter(jobs)
+        self._taken: deque[MatchJob] = deque()
+
+    def fill(self, count: int) -> int:
+        """Take jobs until ``count`` wait (or none is left); how many wait."""
+        while len(self._taken) < count:
+            job = next(self._jobs, None)
+            if job is None:
+                break
+            self._taken.append(job)
+        return len(self._taken)
+
+    def __bool__(self) -> bool:
+        return self.fill(1) > 0
+
+    def popleft(self) -> MatchJob:
+        self.fill(1)
+        return self._taken.popleft()
+
+    def appendleft(self, job: MatchJob) -> None:
+        self._taken.appendleft(job)
+
+    def extendleft(self, jobs: Iterable[MatchJob]) -> None:
+        self._taken.extendleft(jobs)
 
 
 def default_workers(cores_per_match: int = 0) -> int:

@@ -201,7 +201,10 @@ def _join(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant]
                           f"{fmt.type!r} takes no late entrants; run it in another output folder")
     digest = take_snapshot(bot, snapshot_dir(output, eid, 1))
     entrant = Entrant(eid, bot.name, str(bot.path), digest, bot.description)
-    others = [e for e, v in latest.items() if v.state == CURRENT]
+    # every entrant, out or in: a slot with one withdrawn or suspended waits until it is back, so
+    # a pair never meets only because one was out when the other arrived; a balanced sample
+    # draws its tables among the entrants in play
+    others = [e for e, v in latest.items() if v.state == CURRENT or not sampled]
     named = set(candidates)  # names, and folders as absolute paths
     cands = [e.id for e in (*entrants.values(), entrant) if named & {e.name, e.path}]
     slots = join_slots(fmt, eid, others, cands, store.slots(), sampled, seed)
@@ -228,7 +231,7 @@ class Suspensions:
 
     def __init__(self, store: Store, field: Field, after: int, say: Callable[[str], None]) -> None:
         self.store, self.field, self.after, self.say = store, field, after, say
-        self.suspended: set[int] = set()
+        self.suspended = {e for e, v in field.latest.items() if v.state == SUSPENDED}
         self.streak: dict[int, int] = {}
         for m in store.current_matches():  # the failures in a row so far, in id order
             for seat, e in enumerate(m.seats):
