@@ -41,7 +41,8 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
     that declare scripts UTF-8, such as GitHub Pages; ``reports.render``). ``reveal_seed``: show
     the tournament seed on the index, once every match is played (otherwise it stays secret).
     A tournament whose config says ``[report] anonymous = true`` is published under aliases
-    (``reports.anonymous``), and their mapping is written to ``output_dir/aliases.csv``.
+    (``reports.anonymous``), and their mapping is written to ``output_dir/aliases.csv``. A full
+    render also writes each author's private page to ``output_dir/authors/`` (``reports.authors``).
     """
     from arena.errors import ArenaError
     from reports.render import write_site
@@ -57,16 +58,22 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
                          "to another folder")
     data, opened = load(output_dir, reveal_seed=reveal_seed)
     try:
+        full, submissions = data, opened.submissions()
+        public = {e.id: e.name for e in data.entrants}
         if data.anonymous:  # aliases from here on; the mapping beside the store, not in the site
             from reports.anonymous import anonymise, write_aliases
             data, aliases = anonymise(data, opened.report_settings()["alias_key"])
             write_aliases(output_dir, aliases)
+            public.update((row.entrant.id, row.alias) for row in aliases)
         over = data.adaptive is not None and data.adaptive.stop is not None  # no deal to come
         if reveal_seed and data.planned is not None and len(data.matches) < data.planned \
                 and not over:
             raise ArenaError(f"{output_dir}: {len(data.matches)} of {data.planned} matches played; "
                              "the seed stays secret until every match is played (anyone who knew "
                              "it could work out the deals still to come)")
+        if not live:  # each author's own page, beside the site (reports.authors)
+            from reports.authors import write_author_pages
+            write_author_pages(output_dir, full, submissions, public)
         return write_site(data, site, live=live, records=records)
     finally:
         opened.close()

@@ -95,7 +95,9 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
         e, id=number[e.id], name=name[e.name], path="",
         description="" if e.id in aliases else e.description, reason=scrub(e.reason))
         for e in data.entrants), key=lambda e: e.id)
-    submissions = [anonymous_submission(x, scrub) for x in data.submissions]
+    submissions = [dataclasses.replace(anonymous_submission(x, scrub),
+                                       entrant=None if x.entrant is None else public(x.entrant))
+                   for x in data.submissions]
     matches = [dataclasses.replace(
         m, seats=tuple(public(s) for s in m.seats), reasons=tuple(scrub(r) for r in m.reasons),
         stderr_tails=tuple("" for _ in m.stderr_tails)) for m in data.matches]
@@ -156,7 +158,8 @@ def scrub_record(record: dict[str, Any], names: dict[str, str],
                     for seat in record.get("seats", [])]
     statuses = []
     for status in record.get("statuses", []):
-        status = {**status, "reason": scrub(status.get("reason", "")), "stderr_tail": ""}
+        status = {**status, "reason": scrub(status.get("reason", "")), "stderr_tail": "",
+                  "stderr_withheld": True}  # said so on the page, never "no output"
         if isinstance(status.get("failure"), dict):
             status["failure"] = {**status["failure"], "answer": scrub(status["failure"].get("answer"))}
         statuses.append(status)

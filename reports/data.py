@@ -54,6 +54,7 @@ class SubmissionInfo:
     seen_at: str
     reason: str
     stderr_tail: str = ""
+    entrant: int | None = None  # the entrant of its folder, whose previous version plays on
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,8 @@ def ordinal(n: int) -> str:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
+SUBMISSION_LINES = 12  # of a refused submission's check output, on the public index
+
 
 # ----- builders ----------------------------------------------------------------------------------
 class SiteModel:
@@ -92,6 +94,8 @@ class SiteModel:
             for e in data.entrants
         }
         self.ranked = sorted(known, key=lambda i: self.order[i])
+        # the head-to-head table's bots: those in play (a withdrawn or suspended bot has no row)
+        self.in_play = [e for e in self.ranked if self.entrants[e].state == "current"]
         self.standing = {s.entrant: s for s in data.standings}
         self.played = [m for m in data.matches if m.played]
         self.rated = [m for m in self.played if m.current]  # among the current versions
@@ -184,7 +188,9 @@ class SiteModel:
             out_of_play=[FieldRow(self.bot(e.id), e.state, e.reason) for e in d.entrants
                          if e.state != "current"],
             submissions=[SubmissionRow(x.name, x.seen_at[:19].replace("T", " "), x.reason,
-                                       x.stderr_tail) for x in d.submissions],
+                                       "\n".join(x.stderr_tail.splitlines()[-SUBMISSION_LINES:]),
+                                       None if x.entrant is None else self.bot(x.entrant))
+                         for x in d.submissions],
             adaptive=self.adaptive_box(),
         )
 
@@ -304,11 +310,12 @@ class SiteModel:
         return rows
 
     # -- head to head -----------------------------------------------------------------------------
-    def _pair_stats(self) -> dict[tuple[int, int], dict[str, float]]:
-        """Per ordered pair (a, b) of entrants who met: a's results in their matches together."""
+    def _pair_stats(self, matches: list[MatchInfo] | None = None) -> dict[tuple[int, int], dict[str, float]]:
+        """Per ordered pair (a, b) of entrants who met: a's results in their matches together
+        (the rated matches, or ``matches``)."""
         pairs: dict[tuple[int, int], dict[str, float]] = defaultdict(
             lambda: {"n": 0, "w": 0, "d": 0, "l": 0, "place": 0.0, "score": 0.0, "opp_score": 0.0})
-        for m in self.rated:
+        for m in self.rated if matches is None else matches:
             for sa, a in enumerate(m.seats):
                 for sb, b in enumerate(m.seats):
                     if sa == sb or a == b:
@@ -336,7 +343,7 @@ class SiteModel:
 
     def head_to_head(self, limit: int | None = None) -> HeadToHead:
         """The matrix of the top ``limit`` bots (all if None), in leaderboard order."""
-        ranked = self.ranked if limit is None else self.ranked[:limit]
+        ranked = self.in_play if limit is None else self.in_play[:limit]
         bots = [self.bot(e) for e in ranked]
         rows = []
         for a in ranked:
@@ -374,7 +381,7 @@ class SiteModel:
             low, high = f"place {self.data.num_players} (last)", "place 1 (first)"
         pairs = self.pair_rows() if limit is None else []
         return HeadToHead(self.two_player, bots, rows, low, high, stops,
-                          shown=len(ranked), total=len(self.ranked), pairs=pairs,
+                          shown=len(ranked), total=len(self.in_play), pairs=pairs,
                           outcomes=self.outcomes_text())
 
     @property
@@ -459,8 +466,13 @@ class SiteModel:
             if entrant in self.data.references:
                 facts.insert(1, Fact("Reference", self.reference_line(entrant)))
         opponents = []
+        info = self.entrants.get(entrant)
+        pairs = self._pairs
+        if info is not None and info.state != "current":  # its own last version's results
+            pairs = self._pair_stats([m for m in self.played if any(
+                e == entrant and v == info.version for e, v in zip(m.seats, m.versions))])
         for other in self.ranked:
-            p = self._pairs.get((entrant, other))
+            p = pairs.get((entrant, other))
             if other == entrant or not p:
                 continue
             bg, fg = heat(self._pair_value(p))
@@ -503,6 +515,8 @@ class SiteModel:
             versions=self.version_rows(entrant),
             state=(f"{info.state}: {info.reason}" if (info := self.entrants.get(entrant)) is not None
                    and info.state != "current" else ""),
+            refused=[SubmissionRow(x.name, x.seen_at[:19].replace("T", " "), x.reason, "")
+                     for x in self.data.submissions if x.entrant == entrant],
         )
 
     def version_rows(self, entrant: int) -> list[VersionRow]:

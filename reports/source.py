@@ -7,6 +7,7 @@ here writes.
 from __future__ import annotations
 
 from datetime import datetime
+import os
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +57,13 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
             for r in rows
         ]
         arrived = {e.path: latest[e.id].arrived_at for e in stored if e.id in latest}
+        folders = {e.path: e.id for e in stored}
         submissions = [SubmissionInfo(Path(s.folder).name, s.seen_at,
-                                      _private(s.reason, stored, s.folder), s.stderr_tail)
+                                      _private(s.reason, stored, s.folder), s.stderr_tail,
+                                      folders.get(os.path.realpath(s.folder)))
                        for s in store.submissions()  # not those a later version has replaced
-                       if s.outcome == "rejected" and arrived.get(s.folder, "") < s.seen_at]
+                       if s.outcome == "rejected"
+                       and arrived.get(os.path.realpath(s.folder), "") < s.seen_at]
         ratings = compute_ratings(store)
         standings = [
             Standing(entrant=s.entrant.id, mu=s.mu, sigma=s.sigma, matches=s.matches, wins=s.wins,

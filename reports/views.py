@@ -106,6 +106,7 @@ class SubmissionRow:
     seen_at: str
     reason: str
     stderr_tail: str
+    playing: BotRef | None = None  # the bot of its folder, whose previous version plays on
 
 
 @dataclass(frozen=True)
@@ -284,6 +285,7 @@ class BotView:
     pager: Pager
     versions: list[VersionRow] = field(default_factory=list)  # once there is more than one
     state: str = ""  # "withdrawn: ..." or "suspended: ...": why it is out of the standings
+    refused: list[SubmissionRow] = field(default_factory=list)  # its folder's refused versions
 
 
 @dataclass

@@ -457,7 +457,9 @@
       st.reason ? h("p", { class: "replay-failure-reason", text: st.reason }) : null,
       st.stderr_tail
         ? h("details", { open: "open" }, [h("summary", { text: "stderr, last lines" }), h("pre", { class: "log", text: st.stderr_tail })])
-        : h("p", { class: "muted small", text: "No stderr output." })
+        : h("p", { class: "muted small", text: st.stderr_withheld
+            ? "stderr is left out of this report; the bot's author reads it on their own page."
+            : "No stderr output." })
     );
   };
 
