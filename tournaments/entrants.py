@@ -15,7 +15,7 @@ import os
 import re
 from pathlib import Path
 
-from arena.bots import MANIFEST, BotSpec, load_bot, name_problem, not_a_folder
+from arena.bots import MANIFEST, BotSpec, MiB, folder_hash, load_bot, name_problem, not_a_folder
 from arena.errors import ArenaError
 from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, ConfigError, EntrantRef, TournamentConfig
 
@@ -88,7 +88,8 @@ def _entries(config: TournamentConfig,
                 bot = load_bot(folder, folder_mb)
             except ArenaError as exc:
                 if pattern:
-                    skipped.append(Skipped(str(folder), folder.name, str(exc)))
+                    skipped.append(Skipped(str(folder), folder.name, str(exc),
+                                           content_hash=_hash_or_nothing(folder, folder_mb)))
                     continue
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
             if bot.games and config.game not in bot.games:
@@ -147,6 +148,15 @@ def _submissions(pattern: str, base_dir: Path, index: int) -> tuple[list[Path], 
         raise ConfigError(f"entrants[{index}]: pattern {pattern!r} matches no bot folder "
                           f"(a folder with a {MANIFEST}) under {base_dir}")
     return found, refused
+
+
+def _hash_or_nothing(folder: Path, folder_mb: int) -> str:
+    """The content hash of a folder that is no bot (so that each version of it is listed once),
+    or "" when it cannot be read as a bot folder at all."""
+    try:
+        return folder_hash(folder, folder_mb * MiB)
+    except ArenaError:
+        return ""
 
 
 def _fixed_part(full: Path) -> Path:

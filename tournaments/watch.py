@@ -182,7 +182,7 @@ class Watch:
                                                  for b in resolved.bots)),
                  tuple(sorted(leave_out)),
                  tuple(sorted((f, s.content_hash) for f, s in self.intake.failed.items())),
-                 tuple(s.folder for s in resolved.skipped))
+                 tuple((s.folder, s.content_hash) for s in resolved.skipped))
         if given == self.last:
             return None
         try:
