@@ -132,7 +132,10 @@ def test_a_watch_killed_in_the_middle_resumes(tmp_path: Path) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=30)
     assert 3 <= stored(out) < 24                                   # killed in the middle
+    admitted = entrant_names(out)
+    assert admitted == ["ana", "bob", "cy", "dee"]
     result = run(config, out)
+    assert entrant_names(out) == admitted                          # no admitted version lost
     assert result.outcome == "complete" and result.done == 24 == stored(out)
     with Store.open(out) as store:
         sets = [(m.slot, m.rotation, m.versions) for m in store.matches()]
