@@ -14,7 +14,7 @@ import json
 import re
 from pathlib import Path
 
-from arena.bots import MANIFEST, BotSpec, load_bot, name_problem, not_a_folder
+from arena.bots import MANIFEST, BotSpec, bot_folder, load_bot, name_problem, not_a_folder
 from arena.errors import ArenaError
 from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, ConfigError, EntrantRef, TournamentConfig
 
@@ -151,6 +151,7 @@ def _full(pattern: str, base_dir: Path) -> Path:
 def _expand(pattern: str, base_dir: Path, index: int, lenient: bool = False) -> list[Path]:
     full = _full(pattern, base_dir)
     if not glob.has_magic(pattern):
+        full = bot_folder(pattern, base_dir)  # a bare name may be a bundled bot
         if not full.is_dir():
             raise ConfigError(f"entrants[{index}]: {not_a_folder(pattern, full)} (looked in {full})")
         return [full]
