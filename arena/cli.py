@@ -325,7 +325,8 @@ def _language(text: str) -> str:
 @click.argument("folder", metavar="FOLDER")
 @click.option("--game", "game_name", metavar="GAME", required=True,
               help="Write a bot for this game (`arena games` lists them).")
-@click.option("--lang", "lang", required=True, metavar="LANG", callback=lambda _c, _p, v: _language(v),
+@click.option("--lang", "lang", default="python", show_default=True, metavar="LANG",
+              callback=lambda _c, _p, v: _language(v),
               help="Write the bot in this language: python, c, javascript (or js, node) or rust.")
 @click.option("--name", metavar="NAME", help="Give the bot this name (default: the folder's name).")
 def new_bot(folder: str, game_name: str, lang: str, name: str | None) -> None:
