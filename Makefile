@@ -29,4 +29,4 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 clean:
-	rm -rf $(VENV) arena-demo test-output
+	rm -rf $(VENV) arena-demo arena-demo-* test-output

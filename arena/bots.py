@@ -287,21 +287,53 @@ def not_a_folder(given: str, path: Path) -> str:
     """Why ``path`` (written ``given``) is no bot folder: it is a file, or nothing."""
     if path.exists():
         return f"bot folder {given!r} is a file, not a folder; give the folder that holds {MANIFEST}"
+    if _bare(given):
+        return (f"bot folder {given!r} does not exist, and no bundled bot has that name "
+                "(`arena bots` lists them)")
     return f"bot folder {given!r} does not exist"
 
 
-def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB) -> BotSpec:
-    """Read a bot folder's manifest; every problem is a :class:`BotError` naming the path.
-    ``folder_mb``: the most its files may hold (the sandbox limit of that name)."""
+def _bare(given: str) -> bool:
+    """Whether ``given`` is a bare name (no folder part), which may name a bundled bot."""
+    return "/" not in given and os.sep not in given and NAME.fullmatch(given) is not None
+
+
+def bot_folder(given: str, base: Path | None = None) -> Path:
+    """The folder of the bot written ``given`` (on the command line, or as a tournament entrant):
+    the folder ``given``, relative to ``base`` (the working directory when None), when it is
+    there; else, for a bare name (no ``/``), the bundled bot of that name when there is one
+    (``greedy`` is ``bots/greedy``); else the folder as written, which :func:`load_bot` refuses
+    with one line. The one place a bot's name becomes its folder."""
+    folder = Path(given).expanduser()
+    if base is not None and not folder.is_absolute():
+        folder = base / folder
+    if folder.is_dir() or not _bare(given):
+        return folder
+    bundled = BUNDLED_BOTS / given
+    return bundled if (bundled / MANIFEST).is_file() else folder
+
+
+def find_bot(given: str, folder_mb: int = DEFAULT_FOLDER_MB) -> BotSpec:
+    """The bot written ``given`` on the command line (:func:`bot_folder` from the working
+    directory), loaded; a problem names it as written."""
+    return load_bot(bot_folder(given), folder_mb, written=given)
+
+
+def load_bot(path: str | os.PathLike[str], folder_mb: int = DEFAULT_FOLDER_MB,
+             written: str | None = None) -> BotSpec:
+    """Read a bot folder's manifest; every problem is a :class:`BotError` naming the path (as
+    ``written``, when given). ``folder_mb``: the most its files may hold (the sandbox limit of
+    that name)."""
     folder = Path(path).resolve()
+    given = str(path) if written is None else written
     if not folder.is_dir():
-        raise BotError(not_a_folder(str(path), folder))
+        raise BotError(not_a_folder(given, folder))
     check_folder(folder, folder_mb * MiB)
     manifest = folder / MANIFEST
     if manifest.is_symlink():
         raise BotError(f"{manifest}: is a link; the manifest must be a plain file")
     if not manifest.is_file():
-        raise BotError(f"bot folder {str(path)!r} has no {MANIFEST} manifest")
+        raise BotError(f"bot folder {given!r} has no {MANIFEST} manifest")
     if manifest.stat().st_size > MANIFEST_BYTES:
         raise BotError(f"{manifest}: over {MANIFEST_BYTES // MiB} MiB; a manifest is a few lines")
     text, _ = _read_file(folder, str(manifest), MANIFEST, MANIFEST_BYTES, MANIFEST_BYTES)

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from arena.bots import BotSpec, load_bot
+from arena.bots import BotSpec, bundled_bots, find_bot
 from arena.clihelp import CONTEXT, SentenceGroup
 from arena.errors import ArenaError
 from arena.game import Game
@@ -51,6 +51,21 @@ def games(game_name: str | None) -> None:
     """List the games: player counts, what kind of game each is, and every rule option."""
     for game in ([get_game(game_name)] if game_name else GAMES.values()):
         click.echo("\n".join(describe_game(game)))
+
+
+@cli.command()
+@click.argument("game_name", metavar="[GAME]", required=False)
+def bots(game_name: str | None) -> None:
+    """List the bundled bots (those that play GAME, when given): the name that enters each (in
+    `arena play`, `arena check` and a tournament's entrants, where no folder of that name is
+    there), its games and its folder."""
+    game = get_game(game_name).name if game_name else None
+    found = bundled_bots(game)
+    rows = [(bot.path.name, ", ".join(bot.games) if bot.games else "any game", str(bot.path))
+            for bot in found]
+    widths = [max((len(row[i]) for row in rows), default=0) for i in (0, 1)]
+    for name, games, folder in rows:
+        click.echo(visible_line(f"{name:<{widths[0]}}  {games:<{widths[1]}}  {folder}"))
 
 
 def describe_game(game: Game) -> list[str]:
@@ -169,7 +184,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
         raise ArenaError(f"{game.name} is played by {game.players_text()} players; "
                          f"got {len(bot_paths)} bots")
     limits = Limits.parse(limits_text) if limits_text else Limits()
-    bots = [BotSpec(HUMAN, Path(HUMAN), ()) if p == HUMAN else load_bot(p, limits.folder_mb)
+    bots = [BotSpec(HUMAN, Path(HUMAN), ()) if p == HUMAN else find_bot(p, limits.folder_mb)
             for p in bot_paths]
     for path, bot in zip(bot_paths, bots):
         if path != HUMAN and bot.games and game.name not in bot.games:
@@ -310,7 +325,8 @@ def _language(text: str) -> str:
 @click.argument("folder", metavar="FOLDER")
 @click.option("--game", "game_name", metavar="GAME", required=True,
               help="Write a bot for this game (`arena games` lists them).")
-@click.option("--lang", "lang", required=True, metavar="LANG", callback=lambda _c, _p, v: _language(v),
+@click.option("--lang", "lang", default="python", show_default=True, metavar="LANG",
+              callback=lambda _c, _p, v: _language(v),
               help="Write the bot in this language: python, c, javascript (or js, node) or rust.")
 @click.option("--name", metavar="NAME", help="Give the bot this name (default: the folder's name).")
 def new_bot(folder: str, game_name: str, lang: str, name: str | None) -> None:

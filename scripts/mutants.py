@@ -33,7 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = shutil.ignore_patterns(".git", ".venv", "venv", "__pycache__", ".pytest_cache", ".hypothesis",
-                              "*.egg-info", "test-output", "arena-demo", "*-results", "build", "dist")
+                              "*.egg-info", "test-output", "arena-demo", "arena-demo-*", "*-results", "build",
+                              "dist")
 TIMEOUT = 900  # seconds for one mutant's tests (each test has its own pytest-timeout too)
 
 

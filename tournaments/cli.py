@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from arena.bots import bundled_bots, load_bot
+from arena.bots import bundled_bots, find_bot
 from arena.checker import DEFAULT_TIME_CONTROL, CheckPlan, check_bot, describe_plan
 from arena.clihelp import SentenceGroup
 from arena.errors import ArenaError
@@ -202,7 +202,7 @@ def check_command(bot_path: str, game_name: str | None, option_items: tuple[str,
             limits=Limits.parse(limits_text, plan.limits) if limits_text else plan.limits)
     for n in plan.player_counts:
         plan.match_options(n)  # a bad option is one line, before any match
-    bot = load_bot(bot_path, plan.limits.folder_mb)
+    bot = find_bot(bot_path, plan.limits.folder_mb)
     click.echo(describe_plan(plan))
     problems = check_bot(bot, plan, echo=click.echo)
     if problems:

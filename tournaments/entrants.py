@@ -15,7 +15,7 @@ import os
 import re
 from pathlib import Path
 
-from arena.bots import MANIFEST, BotSpec, MiB, folder_hash, load_bot, name_problem, not_a_folder
+from arena.bots import MANIFEST, BotSpec, MiB, bot_folder, folder_hash, load_bot, name_problem, not_a_folder
 from arena.errors import ArenaError
 from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, ConfigError, EntrantRef, TournamentConfig
 
@@ -210,8 +210,9 @@ def _full(pattern: str, base_dir: Path) -> Path:
 
 
 def _folder(path: str, base_dir: Path, index: int) -> Path:
-    """The folder an entry names (the organiser's own: it may be a link)."""
-    full = _full(path, base_dir)
+    """The folder an entry names (the organiser's own: it may be a link); a bare name may be a
+    bundled bot (:func:`arena.bots.bot_folder`)."""
+    full = bot_folder(path, base_dir)
     if not full.is_dir():
         raise ConfigError(f"entrants[{index}]: {not_a_folder(path, full)} (looked in {full})")
     return full

@@ -143,6 +143,15 @@ def test_new_bot_command(tmp_path):
     assert nogame.exit_code == 2 and "unknown game" in nogame.output
 
 
+def test_new_bot_writes_python_when_no_language_is_given(tmp_path):
+    """docs/classroom.md: `arena new-bot mybot --game block`."""
+    target = tmp_path / "mybot"
+    result = CliRunner().invoke(cli, ["new-bot", str(target), "--game", "block"])
+    assert result.exit_code == 0, result.output
+    assert "a Python bot for Block" in result.output
+    assert load_bot(target).command[0] == "python3"
+
+
 def debian_python_package() -> str | None:
     """A package that a Debian package installed for the system Python (under /usr), not the
     standard library's nor one arena stages for bots: None if this machine has none."""
