@@ -15,12 +15,16 @@ statuses without their reasons, failures or stderr. Bots' notes stay in the reco
 
 Routes, under ``/<secret>/``: ``GET`` the page; ``GET state?after=V`` the view as JSON once its
 version is past ``V`` (a long poll of at most :data:`POLL_SECONDS`); ``POST action`` with
-``{"decision": D, "action": A}``; ``POST resign``. Anything else is 404.
+``{"decision": D, "action": A}``; ``POST resign``. Anything else is 404. A request is hostile
+until checked: a POST whose Content-Length is not a count of bytes up to :data:`BODY_CAP`, or
+whose body is not that JSON object, is 400 (one line of JSON, never a traceback), and an unknown
+secret is turned away before its body is read.
 """
 from __future__ import annotations
 
 import json
 import queue
+import re
 import secrets
 import threading
 import time
@@ -204,6 +208,7 @@ class BrowserPerson:
 
 class _Handler(BaseHTTPRequestHandler):
     server: "_Server"
+    timeout = 30  # seconds a request may take to arrive (a body announced and never sent)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base's name)
         """Quiet: the terminal shows the match, not the requests."""
@@ -245,23 +250,36 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b"not found", "text/plain; charset=utf-8")
 
     def do_POST(self) -> None:  # noqa: N802 (the base's name)
+        """A page's answer. Nothing from the request is trusted: a length that is not a count of
+        bytes, or past :data:`BODY_CAP`, is 400 on any path; the secret and the route are checked
+        before the body is read (404); a body that is not ``{"decision": D, "action": A}`` is 400."""
+        length = self.headers.get("Content-Length") or "0"
+        if not re.fullmatch(r"[0-9]{1,6}", length) or int(length) > BODY_CAP:
+            self._refuse(400, f"Content-Length must be a count of bytes up to {BODY_CAP}")
+            return
         seat, rest, _ = self._seat()
         table = self.server.table
-        length = int(self.headers.get("Content-Length") or 0)
-        if seat is None or rest not in ("action", "resign") or length > BODY_CAP:
+        if seat is None or rest not in ("action", "resign"):
             self._send(404, b"not found", "text/plain; charset=utf-8")
             return
-        body = self.rfile.read(length)
+        body = self.rfile.read(int(length))
         if rest == "resign":
             table.resign(seat)
             self._json(200, {"ok": True})
             return
         try:
             sent = json.loads(body)
-            problem = table.answer(seat, sent.get("decision"), sent.get("action"))
-        except (ValueError, AttributeError):
-            problem = "expected {\"decision\": D, \"action\": A}"
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            sent = None
+        if not isinstance(sent, dict):
+            self._refuse(400, "expected {\"decision\": D, \"action\": A}")
+            return
+        problem = table.answer(seat, sent.get("decision"), sent.get("action"))
         self._json(409 if problem else 200, {"ok": problem is None, "problem": problem})
+
+    def _refuse(self, code: int, problem: str) -> None:
+        self.close_connection = True  # what is left of the request is not read
+        self._json(code, {"ok": False, "problem": problem})
 
 
 class _Server(ThreadingHTTPServer):

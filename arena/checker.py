@@ -6,6 +6,11 @@ will meet, and every problem is reported with the seat, the player count and the
 happened. By default each match is capped at a few deals or rounds (``QUICK_LENGTH``
 of the game's ``length_unit``), so that a bot that uses its clock is checked in about a minute;
 ``full`` plays every match to its end.
+
+Every match asks the bot in the seat it checks at least one decision where the game lets that
+seat decide: a capped match that ended before the seat had a choice (in Dice 1000 a seat not yet
+opened rolls by force, and may bust through both of its turns) is played again from the same seed
+with twice the cap, until the seat has been asked or the match ends on its own.
 """
 from __future__ import annotations
 
@@ -38,11 +43,12 @@ class CheckPlan:
     matches_per_seat: int = 1
     full: bool = False  # whole matches; else each is capped at QUICK_LENGTH deals (or rounds)
 
-    def match_options(self, num_players: int) -> Any:
-        """The options of every match with this many players: capped, unless the check is full."""
+    def match_options(self, num_players: int, length: int = QUICK_LENGTH) -> Any:
+        """The options of a match with this many players: capped at ``length`` (deals or
+        rounds), unless the check is full."""
         if self.full:
             return self.game.make_options(num_players, self.option_values)
-        return self.game.capped_options(num_players, self.option_values, QUICK_LENGTH)
+        return self.game.capped_options(num_players, self.option_values, length)
 
     def options_text(self) -> str:
         """The options a person set, as ``key=value`` text (the rest are the game's defaults)."""
@@ -66,14 +72,12 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
     problems: list[str] = []
     seed = FIRST_SEED
     for n in plan.player_counts:
-        options = plan.match_options(n)
         for seat in range(n):
             for _ in range(plan.matches_per_seat):
                 seed += 1
                 bots = [opponent] * n
                 bots[seat] = bot
-                record = play_match(game, bots, options=options, seed=seed,
-                                    time_control=plan.time_control, limits=plan.limits)
+                record = play_asking(plan, bots, seat, seed)
                 st = record.statuses[seat]
                 own = sum(1 for d in record.decisions if d["seat"] == seat)
                 label = (f"{n} players, seat {seat}, {plan.options_text()}, seed {seed}")
@@ -93,6 +97,23 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
                 if _never_started(st):
                     return problems  # it never got going; more matches would say the same
     return problems
+
+
+def play_asking(plan: CheckPlan, bots: list[BotSpec], seat: int, seed: int) -> Any:
+    """One check match of ``bots`` from ``seed``, played until the bot in ``seat`` has been asked
+    at least one decision: a capped match that never asked it is played again with twice the cap
+    (the same deal, the same dice: a longer match from the same seed begins as the shorter one),
+    until it asks, or the match ends on its own (then the game never let that seat decide)."""
+    length = QUICK_LENGTH
+    while True:
+        options = plan.match_options(len(bots), length)
+        record = play_match(plan.game, bots, options=options, seed=seed,
+                            time_control=plan.time_control, limits=plan.limits)
+        asked = any(d["seat"] == seat for d in record.decisions)
+        capped = any(e["type"] == "capped" for e in record.events)
+        if asked or not capped or record.statuses[seat].status != OK:
+            return record
+        length *= 2
 
 
 def build_first(bot: BotSpec, echo: Callable[[str], None]) -> str | None:
@@ -121,7 +142,8 @@ def describe_plan(plan: CheckPlan) -> str:
         length = "whole matches"
     else:
         length = (f"each match capped at {QUICK_LENGTH} {game.length_unit} ({game.length_option}"
-                  f"={QUICK_LENGTH}; --full plays whole matches)")
+                  f"={QUICK_LENGTH}, or longer until the seat checked has been asked; --full plays "
+                  "whole matches)")
     return (f"checking against the random bot: {game.name}, {counts} players, every seat "
             f"({seats} matches); {plan.options_text()}; {length}; time control "
             f"{plan.time_control.move_ms} ms a move + {plan.time_control.bank_ms} ms bank")

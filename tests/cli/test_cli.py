@@ -108,19 +108,29 @@ def test_check_passes_a_good_bot_in_every_seat_of_every_player_count():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game, counts, unit", [("thousand", (2, 3, 4), "deals"),
+@pytest.mark.parametrize("game, counts, unit", [("block", (2, 3, 4), "deals"),
+                                                 ("domino-cribbage", (2,), "deals"),
+                                                 ("thousand", (2, 3, 4), "deals"),
                                                  ("dice-1000", tuple(range(2, 9)), "rounds")])
 def test_check_caps_each_match_at_a_few_deals_in_every_seat_by_default(game, counts, unit):
-    """The quick check: every seat of every player count, each match cut short (and said so)."""
+    """The quick check: every seat of every player count, each match cut short (and said so),
+    and every match asks the bot in the seat it checks at least one decision: a match capped
+    before that seat had a choice (Dice 1000's forced rolls before a seat has opened) plays on
+    past the cap until it has had one."""
     result = invoke("check", RANDOM, "--game", game)
     assert result.exit_code == 0, result.output
     option = "max_rounds" if unit == "rounds" else "max_deals"
-    assert f"each match capped at 2 {unit} ({option}=2; --full plays whole matches)" in result.output
+    assert f"each match capped at 2 {unit} ({option}=2, or longer until the seat checked has " \
+        "been asked; --full plays whole matches)" in result.output
     lines = [line for line in result.output.splitlines() if " players, seat " in line]
     assert [line.split(",")[:2] for line in lines] == [
         [f"{n} players", f" seat {seat}"] for n in counts for seat in range(n)]
-    # random play never ends a match sooner
-    assert all(f"when capped after 2 {unit}," in line for line in lines), lines
+    decided = [int(re.search(r": ok, (\d+) decisions? of its own", line).group(1)) for line in lines]
+    assert min(decided) >= 1, lines
+    # a match is capped at 2, or at twice that for every time it was played on (or ended sooner)
+    caps = [re.search(rf" when capped after (\d+) {unit},", line) for line in lines]
+    assert all(int(cap.group(1)) in (2, 4, 8, 16, 32, 64) for cap in caps if cap), lines
+    assert sum(1 for cap in caps if cap and cap.group(1) == "2") > len(lines) // 3, lines
 
 
 @pytest.mark.slow

@@ -273,3 +273,86 @@ def test_an_observation_reads_field_by_field_in_the_games_words():
                             "turn": {"seat": 0, "rolls": [{"faces": [1, 5]}]}, "bid": "\x1b[2J"}) == [
         "hand: 0-3 6-6", "ends: none", "opened: yes no", "plays: [1 4-5], [0 pass]",
         "turn: seat 0; rolls [faces 1 5]", "bid: \x1b[2J"]  # made visible when printed
+
+
+def _raw(address: str, request: bytes, *, end: bool = True) -> bytes:
+    """``request`` sent as it is to the table's server over a socket; everything it answers
+    (up to its closing the connection). ``end``: close our side once sent."""
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(address)
+    with socket.create_connection((where.hostname, where.port), timeout=30) as conn:
+        conn.sendall(request)
+        if end:
+            conn.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+def _post(path: str, length: str, body: bytes = b"") -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n\r\n").encode() + body
+
+
+@pytest.mark.timeout(120)
+def test_malformed_requests_to_the_table_page_get_400_and_the_match_goes_on(tmp_path):
+    """Requests over a real socket to the real server of `arena play ... --browser`: a length
+    that is not a number, a negative one, a body past the limit, a body that is not JSON (or
+    nests 4,000 deep, or is not an object) each get 400 and one line of JSON, whatever the path;
+    a wrong secret gets 404 before its body is read; the terminal shows no traceback, and the
+    match goes on to its end with answers posted as the page posts them."""
+    import json
+    import urllib.request
+
+    from arena.browser import BODY_CAP
+    from tests.reports.test_table_browser import Arena
+
+    replay = tmp_path / "match.json"
+    table = Arena("block", "human", RANDOM, "-o", "single_deal=true", "--replay", str(replay))
+    try:
+        address = table.addresses(1)[0]
+        secret = "/" + address.rstrip("/").rsplit("/", 1)[1] + "/"
+        bad = [
+            _post("/nothing/action", "abc"), _post(secret + "action", "abc"),
+            _post(secret + "resign", "abc"), _post("/", "abc"),
+            _post(secret + "action", "-5", b"{}"), _post(secret + "action", "+2", b"{}"),
+            _post(secret + "action", "1e3"), _post(secret + "action", "٣", b"{}x"),
+            _post(secret + "action", str(BODY_CAP + 1), b"{" * (BODY_CAP + 1)),
+            _post(secret + "action", "99999999999999999999999"),
+            _post(secret + "action", "4000", b"[" * 4000),
+            _post(secret + "action", "2", b"\xff\xfe"),
+            _post(secret + "action", "2", b"[]"), _post(secret + "action", "4", b"null"),
+        ]
+        for request in bad:
+            answer = _raw(address, request)
+            assert answer.startswith(b"HTTP/1.0 400 "), (request[:80], answer[:200])
+            assert json.loads(answer.partition(b"\r\n\r\n")[2])["ok"] is False
+        # a wrong secret is turned away before the body is read: answered while the body is
+        # still to come
+        answer = _raw(address, _post("/nothing/action", "100"), end=False)
+        assert answer.startswith(b"HTTP/1.0 404 "), answer[:200]
+
+        # the match goes on: the page's own requests play it to its end
+        version = -1
+        while True:
+            with urllib.request.urlopen(f"{address}state?after={version}", timeout=30) as got:
+                view = json.loads(got.read())
+            version = view["version"]
+            if view["over"]:
+                break
+            if "asking" in view:
+                sent = json.dumps({"decision": view["asking"]["decision"],
+                                   "action": view["asking"]["legal"][0]}).encode()
+                post = urllib.request.Request(address + "action", data=sent, method="POST")
+                with urllib.request.urlopen(post, timeout=30) as got:
+                    assert json.loads(got.read())["ok"] is True
+        assert table.wait() == 0, "".join(table.output)
+    finally:
+        table.close()
+    assert "Traceback" not in "".join(table.output) and "Error" not in "".join(table.output)
+    record = MatchRecord.from_json(replay.read_text())
+    assert [s.status for s in record.statuses] == [OK, OK]
+    assert any(d["seat"] == 0 for d in record.decisions)
