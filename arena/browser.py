@@ -37,6 +37,7 @@ from urllib.parse import parse_qs, urlsplit
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.human import OutOfTime, Resigned
+from arena.record import for_pages
 
 POLL_SECONDS = 10.0   # the longest a page's request for news waits before it is answered anyway
 LINGER_SECONDS = 2.0  # after the match, how long the server waits for the pages to see its end
@@ -231,7 +232,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _json(self, code: int, value: Any) -> None:
-        self._send(code, json.dumps(value, ensure_ascii=False).encode(), "application/json; charset=utf-8")
+        self._send(code, json.dumps(for_pages(value), ensure_ascii=False).encode(), "application/json; charset=utf-8")
 
     def do_GET(self) -> None:  # noqa: N802 (the base's name)
         seat, rest, query = self._seat()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -202,6 +203,39 @@ def is_compact(blob: bytes) -> bool:
     """Whether a packed record is in the compact form, from its first bytes only."""
     head = zlib.decompressobj().decompress(blob, 16)
     return head.startswith(b'{"' + COMPACT_KEY.encode() + b'":')
+
+
+# JavaScript reads every JSON number as a double, exact only up to 2^53: a 63-bit match seed read
+# as a number comes out rounded (3892202763452987323 as 3892202763452987400).
+JS_EXACT = 2 ** 53 - 1
+
+
+def for_pages(value: Any) -> Any:
+    """``value`` (JSON data) as a page's JavaScript must read it: every integer beyond ``JS_EXACT``
+    (a seed, an id), however deep, becomes the text of its digits. A record keeps its numbers
+    (Python reads them exactly); what a page reads is made with this."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return str(value) if abs(value) > JS_EXACT else value
+    if isinstance(value, dict):
+        return {k: for_pages(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [for_pages(v) for v in value]
+    return value
+
+
+def page_blob(blob: bytes) -> bytes:
+    """A packed record as a page reads it (:func:`for_pages`): the same blob when it holds no
+    integer beyond ``JS_EXACT``, else packed again with those as text."""
+    text = zlib.decompress(blob)
+    if not re.search(rb"\d{16}", text):  # no integer of 16 digits or more: nothing to change
+        return blob
+    data = json.loads(text)
+    safe = for_pages(data)
+    if safe == data:
+        return blob
+    return zlib.compress(json.dumps(safe, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
 
 
 def pack_dict(data: dict[str, Any]) -> bytes:

@@ -7,7 +7,8 @@ ever holds a real name. What changes:
 - an entrant's name becomes its alias, its folder and description are dropped, and its id becomes
   its alias's number (a reference keeps its name and description; its number is
   ``aliases.SPACE`` + its id): ids follow the order of the config's entries and folders, which
-  could tell who is who, and they name the pages and pick the colours;
+  could tell who is who, and they name the pages; the first 12 entrants take the palette's 12
+  colours in an order drawn from the key (:func:`anonymous_colours`);
 - in the text a bot can put into a match (its notes, its answer to a failed decision, and the
   failure reasons that quote it) every entrant's name, each dot-separated part of it, its folder
   path and folder name and its description are replaced by its alias, as whole words and
@@ -24,14 +25,17 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import io
 import json
+import random
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from arena.record import MatchRecord, pack_dict
+from reports.colours import PALETTE, colour_places
 from reports.data import EntrantInfo, SubmissionInfo, TournamentData
 from tournaments.aliases import SPACE, draw_aliases
 
@@ -91,8 +95,9 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
     def public(entrant: int) -> int:
         return number.get(entrant, SPACE + entrant)
 
+    colour = anonymous_colours(key, [e.id for e in data.entrants], number)
     entrants = sorted((dataclasses.replace(
-        e, id=number[e.id], name=name[e.name], path="",
+        e, id=number[e.id], name=name[e.name], path="", colour=colour[e.id],
         description="" if e.id in aliases else e.description, reason=scrub(e.reason))
         for e in data.entrants), key=lambda e: e.id)
     submissions = [dataclasses.replace(anonymous_submission(x, scrub),
@@ -137,6 +142,17 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
     rows = sorted((AliasRow(aliases[e.id].name, e) for e in data.entrants if e.id in aliases),
                   key=lambda r: r.entrant.id)
     return published, rows
+
+
+def anonymous_colours(key: str, ids: list[int], number: dict[int, int]) -> dict[int, int]:
+    """Each entrant's colour place (``reports.colours``) in an anonymous report: the first 12
+    entrants (by id) take the palette's 12 colours, in an order drawn from the alias key, so that
+    they are distinct and stay put when others join, yet a colour tells nothing of the order of
+    the entries; later entrants take the place after the palette given by their alias's number."""
+    places = colour_places(ids)
+    order = list(range(len(PALETTE)))
+    random.Random(hashlib.sha256(f"arena-colours/{key}".encode()).digest()).shuffle(order)
+    return {e: order[p] if p < len(order) else len(PALETTE) + number[e] for e, p in places.items()}
 
 
 def anonymous_submission(submission: SubmissionInfo, scrub: Scrubber) -> SubmissionInfo:

@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Iterable
 
-# Tableau 10, reordered so that bots entered one after the other differ; then darker variants.
-BOT_COLOURS = (
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e377c2",
-    "#7f7f7f", "#bcbd22", "#0b4f8a", "#8a1c1c", "#1b6b1b", "#b35900", "#5e3c85", "#0f7d8a",
+# Twelve colours for the first twelve entrants: every two at least 27 apart in CIEDE2000 (the
+# closest pair: brown and wine), each at least 3:1 in contrast
+# against the page's white (WCAG's floor for graphics: a line or a swatch stays visible on a
+# washed-out projector). Chosen by a farthest-point search over the sRGB colours that pass the
+# contrast floor, ordered so that the first few are the familiar blue, red, green, orange.
+PALETTE = (
+    "#2288ff", "#ff0066", "#00aa33", "#dd5500", "#cc66ff", "#008888",
+    "#664411", "#770022", "#aa8800", "#0022aa", "#776677", "#005500",
 )
 
 # ColorBrewer RdBu (7 classes), from "lost everything" to "won everything". Blue, not green, for
@@ -18,15 +23,22 @@ CHART_COLOURED = 8  # the rating chart draws the top 8 bots in their colours and
 GOLDEN_ANGLE = 137.508  # degrees: consecutive hues past the palette stay far apart
 
 
-def bot_colour(entrant: int) -> str:
-    """The colour of entrant number ``entrant``: a function of its id alone, so that a bot keeps
-    its colour from one render to the next whatever its rank (a live page reloads every 30 s).
-    The first 16 ids take the palette; later ones a hue of their own, a golden angle apart."""
-    if 0 <= entrant < len(BOT_COLOURS):
-        return BOT_COLOURS[entrant]
-    hue = (335 + entrant * GOLDEN_ANGLE) % 360  # 335: the start that keeps ids 16-39 farthest
-    lightness = (0.35, 0.5)[entrant % 2]        # from the palette and from each other
-    return _hex(*colorsys.hls_to_rgb(hue / 360, lightness, 0.5))
+def bot_colour(place: int) -> str:
+    """The colour of the entrant in colour place ``place`` (:func:`colour_places`): the first 12
+    places take the palette; later ones a hue of their own, a golden angle apart (beyond 12 the
+    legend and the labels carry who is who)."""
+    if 0 <= place < len(PALETTE):
+        return PALETTE[place]
+    hue = (335 + place * GOLDEN_ANGLE) % 360
+    lightness = (0.35, 0.45)[place % 2]
+    return _hex(*colorsys.hls_to_rgb(hue / 360, lightness, 0.6))
+
+
+def colour_places(ids: Iterable[int]) -> dict[int, int]:
+    """Each entrant's colour place: its rank among the entrant ids (which count up as entrants
+    arrive), so that the first 12 entrants take the 12 colours of the palette and a later entrant
+    never moves anyone's colour."""
+    return {e: place for place, e in enumerate(sorted(set(ids)))}
 
 
 def _hex(r: float, g: float, b: float) -> str:

@@ -43,6 +43,7 @@ class EntrantInfo:
     state: str = "current"  # of the latest version: current, withdrawn or suspended
     reason: str = ""  # why withdrawn or suspended
     versions: tuple[VersionInfo, ...] = ()
+    colour: int = -1  # its colour place (reports.colours); -1: its rank among the entrant ids
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
-from reports.colours import CHART_COLOURED, bot_colour, heat
+from reports.colours import CHART_COLOURED, bot_colour, colour_places, heat
 from reports.data import MatchInfo, Standing, TournamentData
 from tournaments.stats import p_above, pair_counts
 from reports.views import (
@@ -89,8 +89,10 @@ class SiteModel:
         for e in rest:
             self.order[e.id] = len(self.order)
         self.entrants = {e.id: e for e in data.entrants}
+        places = colour_places(known)
         self.bots: dict[int, BotRef] = {
-            e.id: BotRef(e.id, e.name, f"bots/{e.id}-{slug(e.name)}.html", bot_colour(e.id))
+            e.id: BotRef(e.id, e.name, f"bots/{e.id}-{slug(e.name)}.html",
+                         bot_colour(e.colour if e.colour >= 0 else places[e.id]))
             for e in data.entrants
         }
         self.ranked = sorted(known, key=lambda i: self.order[i])

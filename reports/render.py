@@ -43,6 +43,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from arena.record import for_pages
 from reports.charts import Series, rating_history_svg
 from reports.data import TournamentData
 from reports.model import SiteModel
@@ -243,7 +244,8 @@ class SiteWriter:
             else:
                 runs.append([i, i])
         return {
-            "name": self.data.name, "game": self.data.game, "planned": self.data.planned,
+            "name": self.data.name, "game": self.data.game,
+            "last": max((x.id for x in self.data.matches), default=0),
             "perPage": m.per_page, "listed": [x.id for x in self.data.matches] == ids,
             "played": runs,
             "bots": {b.name: {"id": b.id, "href": b.href, "colour": b.colour}
@@ -251,14 +253,14 @@ class SiteWriter:
         }
 
     def write_replay(self) -> None:
-        info = json.dumps(self.site_info(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        info = json.dumps(for_pages(self.site_info()), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         self._write("site.js", f"(window.Arena = window.Arena || {{}}).site = {info};\n".encode("utf-8"))
         self._page("replay.html.j2", "replay.html", page_kind="match",
                    drawer=self.drawer_for(self.data.game), game_title=self.model.game_title())
 
     def write_records(self) -> None:
         """``records/<id>.js`` for every played match that has none yet (records never change)."""
-        from arena.record import is_compact, pack_dict
+        from arena.record import is_compact, pack_dict, page_blob
 
         folder = self.out / "records"
         marker = folder / "ENCODING"
@@ -282,7 +284,7 @@ class SiteWriter:
                 from arena.record import MatchRecord
                 blob = pack_dict(json.loads(MatchRecord.unpack_json(blob)))
             target = folder / f"{mid}.js"
-            target.write_bytes(record_script(mid, blob, self.records))
+            target.write_bytes(record_script(mid, page_blob(blob), self.records))
             self.written.append(f"records/{mid}.js")
 
 

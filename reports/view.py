@@ -19,7 +19,7 @@ from typing import Any
 from markupsafe import Markup
 
 from arena.errors import ArenaError
-from arena.record import COMPACT_KEY, MatchRecord, compact, expand
+from arena.record import COMPACT_KEY, MatchRecord, compact, expand, for_pages
 from reports.render import environment, game_assets, script_json
 
 # What would end an inline <script> or <style> early, or start an HTML comment in a script.
@@ -49,7 +49,7 @@ def _assets(game: str, *page_scripts: str) -> tuple[list[Markup], list[Markup]]:
 def view_html(record: MatchRecord, title: str) -> str:
     """The page: ``record``'s replay, every asset inline."""
     styles, scripts = _assets(record.game, "match.js")
-    data = json.dumps(compact(record.to_dict()), ensure_ascii=False, separators=(",", ":"))
+    data = json.dumps(for_pages(compact(record.to_dict())), ensure_ascii=False, separators=(",", ":"))
     return environment().get_template("view.html.j2").render(
         title=title, game=record.game, record=script_json(data), styles=styles, scripts=scripts)
 

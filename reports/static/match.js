@@ -31,6 +31,10 @@
     return n;
   }
 
+  function playedCount() {
+    return site.played.reduce(function (n, r) { return n + r[1] - r[0] + 1; }, 0);
+  }
+
   function neighbour(id, dir) {
     var best = null;
     site.played.forEach(function (r) {
@@ -99,11 +103,14 @@
     status.textContent = "";
     status.hidden = true;
     var facts = [
-      id === null ? fact("Game", rec.game) : fact("Match", id + (site.planned ? " of " + site.planned : "")),
+      id === null ? fact("Game", rec.game) : fact("Match", String(id)),
       numberFact("Seed", String(rec.seed)),
       fact("Duration", msText(rec.duration_ms || 0)),
       fact("Decisions", String((rec.decisions || []).length))
     ];
+    // A match's number is its id, not a count (a new version's matches take ids after every
+    // stored one): where it stands among the played matches, counted against their count.
+    if (id !== null && isPlayed(id)) facts.splice(1, 0, fact("Played", ordinal(position(id) + 1) + " of " + playedCount()));
     q(".match-facts").replaceChildren.apply(q(".match-facts"), facts);
     var colours = [];
     var rows = rec.seats.map(function (s, seat) {
@@ -175,7 +182,7 @@
       if (other !== null) { a.setAttribute("href", "replay.html?match=" + other); a.hidden = false; }
     });
     if (!isPlayed(id)) {
-      status.textContent = "Match " + id + " has not been played yet" + (site.planned && id > site.planned ? " (the schedule has " + site.planned + " matches)" : "") + ".";
+      status.textContent = "Match " + id + " has not been played yet" + (site.last && id > site.last ? " (no match of this tournament has this number: the last is match " + site.last + ")" : "") + ".";
       return;
     }
     Arena.requestRecord("", id).then(function (rec) { show(id, rec); }, function (err) {

@@ -99,17 +99,20 @@ def failing_four_player_match(folder: Path) -> tuple[Path, dict, TournamentData]
                            time_ms=(1.0,) * 4, duration_ms=10.0)],
         standings=[], history={}, record=lambda _: text, planned=1)
     SiteWriter(data, folder).write()
+    (folder / "record.json").write_text(text)
     return folder / "replay.html", json.loads(text), data
 
 
-BIG_SEED = 8494772634789712000  # a match seed of 19 digits, as tournaments draw them
+BIG_SEED = 3892202763452987323  # a match seed of 19 digits, as tournaments draw them: past 2^53,
+assert float(BIG_SEED) != BIG_SEED  # where a JavaScript number would round it (…987400)
 MOVE_MS, BANK_MS = 200, 2000  # the timed-out bot waited for: 2.2 s
 
 
-def timed_out_match(folder: Path) -> Path:
+def timed_out_match(folder: Path, ids: tuple[int, ...] = (1,)) -> Path:
     """A 2-player Block match whose seat 1 did not answer its 9th decision: its first 8 took a
     millisecond or less (2 ms of thinking in all), then the referee waited its 200 ms a move plus
-    the 2,000 ms of its bank, 2.2 s, for nothing."""
+    the 2,000 ms of its bank, 2.2 s, for nothing. ``ids``: the match ids it is stored under (a
+    site of that many matches, all this one)."""
     game = get_game("block")
     options = game.make_options(2)
     state = game.new_match(options, BIG_SEED)
@@ -133,11 +136,13 @@ def timed_out_match(folder: Path) -> Path:
     data = TournamentData(
         name="Timeout", game="block", options=record.options, seed=None,
         entrants=[EntrantInfo(0, "quick"), EntrantInfo(1, "sleepy")],
-        matches=[MatchInfo(id=1, number=1, seats=(0, 1), seed=BIG_SEED, scores=tuple(record.scores),
+        matches=[MatchInfo(id=i, number=n, seats=(0, 1), seed=BIG_SEED, scores=tuple(record.scores),
                            ranks=(1, 2), statuses=("ok", TIMEOUT), reasons=tuple(s.reason for s in record.statuses),
-                           stderr_tails=("", ""), time_ms=(3.0, 2.0), duration_ms=2300.0)],
-        standings=[], history={}, record=lambda _: text, planned=1)
+                           stderr_tails=("", ""), time_ms=(3.0, 2.0), duration_ms=2300.0)
+                 for n, i in enumerate(ids, 1)],
+        standings=[], history={}, record=lambda _: text, planned=len(ids))
     SiteWriter(data, folder).write()
+    (folder / "record.json").write_text(text)
     return folder / "replay.html"
 
 
@@ -147,7 +152,9 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict:
     index = league(base / "league")
     replay, record, data = failing_four_player_match(base / "four")
     return {"index": index, "replay": replay, "record": record, "data": data,
-            "timeout": timed_out_match(base / "timeout")}
+            "timeout": timed_out_match(base / "timeout"),
+            # a new version's matches take ids after every stored match: 55 is the 2nd of 2
+            "renumbered": timed_out_match(base / "renumbered", (3, 55))}
 
 
 def test_the_phone_leaderboard_shows_what_matters_without_scrolling(browser: Browser, sites) -> None:
@@ -300,6 +307,34 @@ def test_a_long_seed_stays_one_number(browser: Browser, sites) -> None:
             browser.js("document.querySelector('.match-facts').scrollIntoView()")
             browser.screenshot(screenshot_dir() / "match-seed-phone.png")
     browser.size(*DESKTOP)
+
+
+def facts(browser: Browser) -> dict[str, str]:
+    return browser.js("""var out = {};
+        document.querySelectorAll('.match-facts div').forEach(function (d) {
+            out[d.querySelector('dt').textContent] = d.querySelector('dd').textContent; });
+        return out;""")
+
+
+def test_a_seed_past_2_53_shows_exactly_and_the_counter_counts_what_it_says(
+        browser: Browser, sites, tmp_path: Path) -> None:
+    browser.open(sites["renumbered"], "?match=55")
+    shown = facts(browser)
+    assert shown["Seed"] == str(BIG_SEED)
+    assert shown["Match"] == "55"
+    assert shown["Played"] == "2nd of 2"
+    assert browser.js("return document.title").startswith("Match 55 ")
+    browser.open(sites["renumbered"], "?match=60")
+    assert browser.css(".match-status").text == ("Match 60 has not been played yet (no match of this "
+                                                 "tournament has this number: the last is match 55).")
+    # the page of one match (arena view) reads its record from the page itself
+    from reports.view import view_html
+    record = MatchRecord.from_dict(json.loads((sites["renumbered"].parent / "record.json").read_text()))
+    page = tmp_path / "one.html"
+    page.write_text(view_html(record, "One"), encoding="utf-8")
+    browser.open(page)
+    assert facts(browser)["Seed"] == str(BIG_SEED)
+    assert browser.errors() == []
 
 
 def test_the_head_to_head_scrolls_in_its_box_with_the_names_in_view(browser: Browser, sites) -> None:
