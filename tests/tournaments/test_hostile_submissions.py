@@ -107,7 +107,7 @@ def test_a_plain_run_checks_new_submissions_and_names_cannot_forge_lines(tmp_pat
     forged = "x\nFORGED admitted\x1b]0;TITLE\x07\x1b[2J\u202e"
     (make_bot(students, forged, HASH_BOT, "f") / "bot.toml").write_text(  # checked, admitted
         'name = "forged"\ncommand = ["python3", "main.py", "f"]\n')
-    broken = students / f"y\nFORGED skipped\x1b[31m"
+    broken = students / "y\nFORGED skipped\x1b[31m"
     broken.mkdir()
     (broken / "bot.toml").write_text("name = [\n")                    # refused
     config = write_config(tmp_path / "class.toml", small_config(["students/*"]))
