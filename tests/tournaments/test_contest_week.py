@@ -211,3 +211,27 @@ def test_the_workers_take_jobs_as_they_need_them(random_bot) -> None:
         assert len(taken) <= 3, taken
     finally:
         results.close()
+
+
+def test_a_run_with_nothing_to_play_draws_no_empty_bar(tmp_path: Path, capsys) -> None:
+    students = tmp_path / "students"
+    make_bot(students, "ana", HASH_BOT, "a")
+    make_bot(students, "bob", HASH_BOT, "b")
+    config = write_config(tmp_path / "class.toml", small_config(["students/*"]))
+    out = tmp_path / "out"
+    from tournaments.config import load_config
+    from tournaments.run import prepare
+
+    run_tournament(prepare(load_config(config), out), backend=SerialBackend(), progress=True)
+    assert "2/2 matches" in capsys.readouterr().err
+    again = run_tournament(prepare(load_config(config), out), backend=SerialBackend(), progress=True)
+    assert again.played == 0 and "matches  " not in capsys.readouterr().err
+
+
+def test_an_anonymous_record_says_its_stderr_was_left_out() -> None:
+    from reports.anonymous import scrub_record
+
+    record = {"seats": [{"name": "ana"}], "statuses": [{"status": "crash", "reason": "exited",
+                                                        "stderr_tail": "Traceback: ana.py"}]}
+    [status] = scrub_record(record, {"ana": "Amber Otter"}, lambda text: text)["statuses"]
+    assert status["stderr_tail"] == "" and status["stderr_withheld"] is True
