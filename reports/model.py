@@ -12,6 +12,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
+from arena.record import outcome
 from reports.colours import CHART_COLOURED, bot_colour, heat
 from reports.data import MatchInfo, Standing, TournamentData
 from tournaments.stats import p_above, pair_counts
@@ -143,11 +144,7 @@ class SiteModel:
         """"heavy won", "draw", or "heavy won (flaky failed: crash)"."""
         if not m.played:
             return "not played" if m.status in ("", "pending") else m.status
-        top = [s for s, r in enumerate(m.ranks) if r == 1]
-        text = "draw" if len(top) > 1 else f"{self.bot(m.seats[top[0]]).name} won"
-        failed = [f"{self.bot(e).name} failed: {m.statuses[s].replace('_', ' ')}"
-                  for s, e in enumerate(m.seats) if m.statuses[s] != "ok"]
-        return f"{text} ({'; '.join(failed)})" if failed else text
+        return outcome(m.ranks, [self.bot(e).name for e in m.seats], m.statuses)
 
     # -- index ------------------------------------------------------------------------------------
     def index(self, chart_svg: Any, live: bool = False) -> IndexView:
