@@ -15,6 +15,7 @@ from typing import Any
 from arena.record import outcome
 from reports.colours import CHART_COLOURED, bot_colour, heat
 from reports.data import MatchInfo, Standing, TournamentData
+from tournaments.ratings import tie_rule
 from tournaments.stats import p_above, pair_counts
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
@@ -166,7 +167,7 @@ class SiteModel:
         pages = self.list_pages()
         return IndexView(
             name=d.name, game_title=self.game_title(), facts=facts, options=options,
-            leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(),
+            leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(), tie_rule=tie_rule(),
             any_draws=any(s.draws for s in d.standings),
             head_to_head=self.head_to_head(H2H_ON_INDEX), chart_svg=chart_svg,
             chart_legend=[self.bot(e) for e in self.ranked], chart_coloured=CHART_COLOURED,
@@ -287,7 +288,8 @@ class SiteModel:
 
     def leaderboard(self) -> list[LeaderRow]:
         rows = []
-        for i, s in enumerate(self.data.standings, start=1):
+        standings = self.data.standings
+        for i, s in enumerate(standings, start=1):
             e = self.entrants.get(s.entrant)
             rows.append(LeaderRow(
                 version=f"v{e.version}" if e is not None and len(e.versions) > 1 else "",
@@ -297,6 +299,8 @@ class SiteModel:
                 win_rate=fmt(100 * s.wins / s.matches, 0) + "%" if s.matches else "",
                 avg_score=fmt(s.avg_score, 1), failures=s.failures,
                 reference=self.reference_line(s.entrant) if s.entrant in self.data.references else None,
+                tie=(f"Level with {self.bot(standings[i].entrant).name} on μ − 3σ; {s.tie.text()}"
+                     if s.tie is not None and i < len(standings) else None),
             ))
         return rows
 
