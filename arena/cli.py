@@ -22,7 +22,7 @@ from arena.browser import Table, serving, table_page
 from arena.human import HUMAN, Asked, Person
 from arena.options import field_choices, field_doc, option_fields, options_to_dict, parse_assignments
 from arena.outputs import check_output_file
-from arena.record import OK, MatchRecord
+from arena.record import OK, MatchRecord, outcome
 from arena.referee import MatchStopped, TimeControl, play_match
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
@@ -298,7 +298,7 @@ def _seat_names(bots) -> list[str]:
 
 
 def _print_result(record, names: list[str]) -> None:
-    click.echo("result:")
+    click.echo(f"result: {outcome(record.ranks, names, [s.status for s in record.statuses])}")
     for i, name in enumerate(names):
         st = record.statuses[i]
         status = st.status if st.status == OK else f"{st.status.upper()}: {visible_line(st.reason)}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -32,6 +33,19 @@ class SeatStatus:
     # The decision this seat failed at, when it failed at one (docs/match-record.md):
     # {"decision": k, "legal": [...offered], "answer": text or None, "kind": status}.
     failure: dict[str, Any] | None = None
+
+
+def outcome(ranks: Sequence[int], names: Sequence[str], statuses: Sequence[str]) -> str:
+    """A match's result in words, read from its ``ranks`` alone, as everything that shows a
+    result says it (the terminal of ``arena play``, the report, and reports/static/replay.js's
+    ``Arena.outcome``): ``"greedy won"`` when one seat ranks first (a match cut short by the
+    game's length cap too: it is ranked by the game's rule for one), ``"draw"`` when several
+    share first place, and the failed seats after it: ``"greedy won (flaky failed: crash)"``."""
+    top = [seat for seat, rank in enumerate(ranks) if rank == 1]
+    text = "draw" if len(top) > 1 else f"{names[top[0]]} won" if top else "no result"
+    failed = [f"{names[seat]} failed: {status.replace('_', ' ')}"
+              for seat, status in enumerate(statuses) if status != OK]
+    return f"{text} ({'; '.join(failed)})" if failed else text
 
 
 @dataclass

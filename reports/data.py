@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from tournaments.ratings import TieBreak
+
 
 @dataclass(frozen=True)
 class VersionInfo:
@@ -98,6 +100,7 @@ class Standing:
     draws: int
     avg_score: float
     failures: int
+    tie: TieBreak | None = None  # level with the next one on μ − 3σ as shown: what put it above
 
     @property
     def exposed(self) -> float:

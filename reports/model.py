@@ -12,8 +12,10 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
+from arena.record import outcome
 from reports.colours import CHART_COLOURED, bot_colour, colour_places, heat
 from reports.data import MatchInfo, Standing, TournamentData
+from tournaments.ratings import tie_rule
 from tournaments.stats import p_above, pair_counts
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
@@ -149,11 +151,7 @@ class SiteModel:
         """"heavy won", "draw", or "heavy won (flaky failed: crash)"."""
         if not m.played:
             return "not played" if m.status in ("", "pending") else m.status
-        top = [s for s, r in enumerate(m.ranks) if r == 1]
-        text = "draw" if len(top) > 1 else f"{self.bot(m.seats[top[0]]).name} won"
-        failed = [f"{self.bot(e).name} failed: {m.statuses[s].replace('_', ' ')}"
-                  for s, e in enumerate(m.seats) if m.statuses[s] != "ok"]
-        return f"{text} ({'; '.join(failed)})" if failed else text
+        return outcome(m.ranks, [self.bot(e).name for e in m.seats], m.statuses)
 
     # -- index ------------------------------------------------------------------------------------
     def index(self, chart_svg: Any, live: bool = False) -> IndexView:
@@ -175,7 +173,7 @@ class SiteModel:
         pages = self.list_pages()
         return IndexView(
             name=d.name, game_title=self.game_title(), facts=facts, options=options,
-            leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(),
+            leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(), tie_rule=tie_rule(),
             any_draws=any(s.draws for s in d.standings),
             head_to_head=self.head_to_head(H2H_ON_INDEX), chart_svg=chart_svg,
             chart_legend=[self.bot(e) for e in self.ranked], chart_coloured=CHART_COLOURED,
@@ -298,7 +296,8 @@ class SiteModel:
 
     def leaderboard(self) -> list[LeaderRow]:
         rows = []
-        for i, s in enumerate(self.data.standings, start=1):
+        standings = self.data.standings
+        for i, s in enumerate(standings, start=1):
             e = self.entrants.get(s.entrant)
             rows.append(LeaderRow(
                 version=f"v{e.version}" if e is not None and len(e.versions) > 1 else "",
@@ -308,6 +307,8 @@ class SiteModel:
                 win_rate=fmt(100 * s.wins / s.matches, 0) + "%" if s.matches else "",
                 avg_score=fmt(s.avg_score, 1), failures=s.failures,
                 reference=self.reference_line(s.entrant) if s.entrant in self.data.references else None,
+                tie=(f"Level with {self.bot(standings[i].entrant).name} on μ − 3σ; {s.tie.text()}"
+                     if s.tie is not None and i < len(standings) else None),
             ))
         return rows
 

@@ -67,7 +67,7 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
         ratings = compute_ratings(store)
         standings = [
             Standing(entrant=s.entrant.id, mu=s.mu, sigma=s.sigma, matches=s.matches, wins=s.wins,
-                     draws=s.draws, avg_score=s.average_score, failures=s.failure_count)
+                     draws=s.draws, avg_score=s.average_score, failures=s.failure_count, tie=s.tie)
             for s in ratings.standings
         ]
         seated = {m.id: set(m.seats) for m in matches}

@@ -87,6 +87,7 @@ class LeaderRow:
     failures: int
     reference: str | None = None  # a reference entrant's line: "Above greedy: 2 of 5 entrants …"
     version: str = ""  # "v2": the version ranked, once an entrant has more than one
+    tie: str | None = None  # level with the next row: "Level with bob on μ − 3σ; ahead on wins, 3 to 1"
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,7 @@ class IndexView:
     out_of_play: list[FieldRow] = field(default_factory=list)  # withdrawn and suspended bots
     submissions: list[SubmissionRow] = field(default_factory=list)  # not admitted, and why
     adaptive: AdaptiveBox | None = None  # format "adaptive": its stop and its neighbour pairs
+    tie_rule: str = ""  # what orders bots level on μ − 3σ (tournaments.ratings.tie_rule)
 
 
 # ----- per bot -----------------------------------------------------------------------------------

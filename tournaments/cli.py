@@ -29,7 +29,7 @@ from tournaments.adaptive import Summary
 from tournaments.adaptive import store_summary as adaptive_summary
 from tournaments.aliases import draw_aliases
 from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
-from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard
+from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard, tie_rule
 from tournaments.replay import replay_match
 from tournaments.run import Prepared, RunResult, ResultsListener, planned_matches, prepare, run_tournament
 from tournaments.sprt import store_summary
@@ -366,7 +366,8 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
     field = _field_lines(entrants, versions, rename)
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
-               f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma)")
+               f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma; "
+               f"{tie_rule('mu - 3 sigma')})")
     if note:
         click.echo(f"note: {note}")
     click.echo(format_leaderboard(ratings))

@@ -12,7 +12,9 @@
 - Only the matches among the current versions are rated (``Store.current_matches``): a match with
   an old, withdrawn or suspended version leaves the standings of everyone in it, and a withdrawn
   or suspended entrant has no standing.
-- The leaderboard sorts by ``expose()`` = μ − 3σ, trueskill's documented leaderboard key.
+- The leaderboard sorts by ``expose()`` = μ − 3σ, trueskill's documented leaderboard key, as
+  shown (to 2 decimals); entrants level on it are ordered by :data:`TIE_BREAKS`, the one rule
+  (:func:`leaderboard_order`), and each broken tie says what broke it (:class:`TieBreak`).
 """
 from __future__ import annotations
 
@@ -70,6 +72,34 @@ def estimate_draw_probability(game_name: str, options: dict[str, Any], players: 
     return round(min(0.9, max(floor, ties / max(1, neighbours))), 4)
 
 
+# What orders entrants level on μ − 3σ as shown (to 2 decimals), in this order; then the name.
+# "their matches against each other": the points of each in the matches among the level entrants
+# only (1 for ranking above another of them, ½ for ranking level with one), a head-to-head.
+TIE_BREAKS = ("their matches against each other", "wins", "average score")
+
+
+def tie_rule(key: str = "μ − 3σ") -> str:
+    """The rule in words, as the leaderboards say it (``key``: how they write μ − 3σ)."""
+    return (f"bots level on {key} as shown are ordered by {TIE_BREAKS[0]}, then by "
+            f"{TIE_BREAKS[1]}, then by {TIE_BREAKS[2]}")
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """Why an entrant ranks above the next one, level with it on μ − 3σ as shown: the first of
+    :data:`TIE_BREAKS` (or ``"name"``) that tells them apart, with both values as shown."""
+
+    by: str
+    ours: str
+    theirs: str
+
+    def text(self) -> str:
+        """``ahead on wins, 12 to 10`` (what follows the two names)."""
+        if self.by == "name":
+            return "level on everything else too; ordered by name"
+        return f"ahead on {self.by}, {self.ours} to {self.theirs}"
+
+
 @dataclass(frozen=True)
 class Standing:
     """One entrant's line of the leaderboard."""
@@ -83,11 +113,18 @@ class Standing:
     losses: int
     average_score: float
     failures: dict[str, int] = field(default_factory=dict)  # status -> count (timeouts, crashes...)
+    tie: TieBreak | None = None  # level with the next entrant on μ − 3σ as shown: what broke it
 
     @property
     def conservative(self) -> float:
         """μ − 3σ: the leaderboard key (trueskill's ``expose``)."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> str:
+        """μ − 3σ as the leaderboards show it, to 2 decimals: equal texts are level."""
+        text = f"{self.conservative:.2f}"
+        return "0.00" if text == "-0.00" else text
 
     @property
     def failure_count(self) -> int:
@@ -152,11 +189,53 @@ def rate(entrants: Sequence[Entrant], matches: Sequence[MatchRow], draw_probabil
                  failures=dict(sorted(failures[e.id].items())))
         for e in entrants if ranked is None or e.id in ranked
     ]
-    standings.sort(key=lambda s: (-s.conservative, -s.mu, s.entrant.name))
     return Ratings(
-        draw_probability=draw_probability, standings=standings, history=history,
+        draw_probability=draw_probability, standings=leaderboard_order(standings, matches),
+        history=history,
         head_to_head={k: (v[0], v[1], v[2]) for k, v in h2h.items()} if players == 2 else None,
         rated=len(history), planned=planned if planned is not None else len(history))
+
+
+def leaderboard_order(standings: Sequence[Standing], matches: Sequence[MatchRow]) -> list[Standing]:
+    """The leaderboard's one order: by μ − 3σ as shown (to 2 decimals), best first; entrants level
+    on it by :data:`TIE_BREAKS` (their matches against each other, then wins, then average score),
+    then by name. The entrant above a level one carries the :class:`TieBreak` that put it there."""
+    ordered = sorted(standings, key=lambda s: (-s.conservative, s.entrant.name))
+    board: list[Standing] = []
+    while ordered:
+        level = [s for s in ordered if s.shown == ordered[0].shown]
+        ordered = ordered[len(level):]
+        if len(level) == 1:
+            board += level
+            continue
+        points = _points_among({s.entrant.id for s in level}, matches)
+        keys = {s.entrant.id: (points[s.entrant.id], s.wins, round(s.average_score, 1)) for s in level}
+        level.sort(key=lambda s: (*(-k for k in keys[s.entrant.id]), s.entrant.name))
+        for above, below in zip(level, level[1:]):
+            tie = next((TieBreak(by, _shown(a), _shown(b))
+                        for by, a, b in zip(TIE_BREAKS, keys[above.entrant.id], keys[below.entrant.id])
+                        if _shown(a) != _shown(b)), TieBreak("name", above.entrant.name, below.entrant.name))
+            board.append(dataclasses.replace(above, tie=tie))
+        board.append(level[-1])
+    return board
+
+
+def _points_among(level: set[int], matches: Sequence[MatchRow]) -> dict[int, float]:
+    """Each level entrant's points in the matches among the level entrants only: per other level
+    entrant at the table, 1 for ranking above it, ½ for ranking with it."""
+    points = {e: 0.0 for e in level}
+    for match in matches:
+        seats = [(e, r) for e, r in zip(match.seats, match.ranks) if e in level]
+        for e, r in seats:
+            points[e] += sum(1.0 if r < r2 else 0.5 if r == r2 else 0.0
+                             for e2, r2 in seats if e2 != e)
+    return points
+
+
+def _shown(value: float) -> str:
+    """A tie-break value as the leaderboard shows it: 12, 4.5 (points, wins, an average score to
+    one decimal, which is what it is compared at)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
 def _outcome(ranks: Sequence[int], seat: int) -> str:
@@ -204,7 +283,15 @@ def format_leaderboard(ratings: Ratings) -> str:
         rows.append((str(i), visible_line(s.entrant.name), f"{s.conservative:.2f}", f"{s.mu:.2f}",
                      f"{s.sigma:.2f}", str(s.matches), str(s.wins), f"{s.average_score:.1f}", fails))
     right = {0, 2, 3, 4, 5, 6, 7}
-    return _table(header, rows, right)
+    return "\n".join([_table(header, rows, right), *tie_lines(ratings.standings)])
+
+
+def tie_lines(standings: Sequence[Standing]) -> list[str]:
+    """Under the leaderboard, for each tie broken: who is level with whom, and what put the one
+    above the other."""
+    return [f"tie: {visible_line(a.entrant.name)} and {visible_line(b.entrant.name)} are level on "
+            f"mu-3sigma {a.shown}; {visible_line(a.entrant.name)} is {a.tie.text()}"
+            for a, b in zip(standings, standings[1:]) if a.tie is not None]
 
 
 def format_head_to_head(ratings: Ratings) -> str:

@@ -60,17 +60,6 @@
     return b ? h("a", { class: "bot", href: b.href }, kids) : h("span", { class: "bot" }, kids);
   }
 
-  function outcome(rec) {
-    var top = [];
-    rec.ranks.forEach(function (r, seat) { if (r === 1) top.push(seat); });
-    var text = top.length > 1 ? "draw" : (rec.seats[top[0]] || {}).name + " won";
-    var failed = [];
-    (rec.statuses || []).forEach(function (st, seat) {
-      if (st.status !== "ok") failed.push(rec.seats[seat].name + " failed: " + st.status.replace(/_/g, " "));
-    });
-    return failed.length ? text + " (" + failed.join("; ") + ")" : text;
-  }
-
   /* A seat's thinking time; for one that timed out without answering, the wait for the answer
    * that never came is added (time_ms counts the decisions it answered) and said. */
   function thinking(rec, st, seat) {
@@ -98,7 +87,7 @@
   function show(id, rec, title) {
     document.title = id === null ? title : "Match " + id + " · " + (site.name || "");
     q(".match-title").replaceChildren(id === null ? title + ": " : "Match " + id + ": ",
-                                      h("span", { class: "outcome", text: outcome(rec) }));
+                                      h("span", { class: "outcome", text: Arena.outcome(rec) }));
     var status = q(".match-status");
     status.textContent = "";
     status.hidden = true;

@@ -516,10 +516,24 @@
         st.status && st.status !== "ok" ? h("span", { class: "status-bad", text: " · " + st.status + (st.reason ? ": " + st.reason : "") }) : null,
       ]);
     });
-    box.replaceChildren(h("h3", { text: "Match result" }), h("ol", { class: "replay-result" }, items));
+    box.replaceChildren(h("h3", { text: "Match result: " + outcome(rec) }), h("ol", { class: "replay-result" }, items));
   };
 
+  /* The match's result in words, from its ranks alone: "greedy won", "draw", and the failed
+   * seats after it. The same words as arena.record.outcome, which the terminal and the report use. */
+  function outcome(rec) {
+    var top = [];
+    rec.ranks.forEach(function (r, seat) { if (r === 1) top.push(seat); });
+    var text = top.length > 1 ? "draw" : top.length ? (rec.seats[top[0]] || {}).name + " won" : "no result";
+    var failed = [];
+    (rec.statuses || []).forEach(function (st, seat) {
+      if (st.status !== "ok") failed.push(rec.seats[seat].name + " failed: " + st.status.replace(/_/g, " "));
+    });
+    return failed.length ? text + " (" + failed.join("; ") + ")" : text;
+  }
+
   Arena.Viewer = Viewer;
+  Arena.outcome = outcome;
   Arena.recordBytes = bytesOf;
   Arena.buildFrames = buildFrames;
   Arena.failureText = failureText;

@@ -173,3 +173,23 @@ def test_a_bot_keeps_its_colour_when_the_ranks_change() -> None:
 def test_forty_bots_have_forty_colours() -> None:
     from reports.colours import bot_colour
     assert len({bot_colour(i) for i in range(40)}) == 40
+
+
+def test_the_leaderboard_says_what_breaks_a_tie(tmp_path: Path) -> None:
+    """The order and the ties come from the ratings module (tournaments.ratings.leaderboard_order,
+    the one rule); the report says the rule, and beside a bot ranked above a level one, why."""
+    from tournaments.ratings import TieBreak, tie_rule
+
+    level = data(MATCHES_2P)
+    level.standings = [Standing(CY, 26.0, 4.0, 2, 1, 1, 70.0, 0,
+                                tie=TieBreak("their matches against each other", "1", "0")),
+                       Standing(ANN, 26.0, 4.0, 4, 1, 2, 55.75, 0), Standing(BOB, 24.0, 3.5, 4, 0, 3, 45.25, 0)]
+    rows = SiteModel(level).leaderboard()
+    assert [r.bot.name for r in rows] == ["cy", "ann", "bob"]
+    assert rows[0].tie == "Level with ann on μ − 3σ; ahead on their matches against each other, 1 to 0"
+    assert rows[1].tie is None and rows[2].tie is None
+    html = SiteWriter(level, tmp_path).write_index().read_text(encoding="utf-8")
+    assert f"Ranked by the conservative rating μ − 3σ; {tie_rule()}." in html
+    assert tie_rule() == ("bots level on μ − 3σ as shown are ordered by their matches against each "
+                          "other, then by wins, then by average score")
+    assert '<div class="tie-note muted small">Level with ann on μ − 3σ; ahead on their matches' in html

@@ -8,7 +8,8 @@ import pytest
 import trueskill
 
 from tournaments.ratings import (
-    estimate_draw_probability, format_head_to_head, format_leaderboard, make_env, rate,
+    Standing, TieBreak, estimate_draw_probability, format_head_to_head, format_leaderboard,
+    leaderboard_order, make_env, rate,
 )
 from tournaments.store import Entrant, MatchRow
 
@@ -140,3 +141,66 @@ def test_an_entrant_without_matches_averages_nothing() -> None:
     ratings = rate(ENTRANTS, [row(1, (0, 1), (1, 2), scores=(7, 3))], 0.1, players=2)
     cy = ratings.standing("cy")
     assert (cy.matches, cy.average_score, cy.mu, cy.sigma) == (0, 0.0, 25.0, 25 / 3)
+
+
+# Two entrants level on μ − 3σ as shown (9.49), ann a hair ahead in the float: bob beat ann in
+# their one match and won 4 matches to ann's 2.
+LEVEL = [
+    row(1, (0, 1), (2, 1), scores=(4, 33)), row(2, (0, 2), (1, 2), scores=(48, 87)),
+    row(3, (1, 2), (1, 2), scores=(69, 33)), row(4, (0, 2), (1, 2), scores=(9, 0)),
+    row(5, (1, 2), (1, 2), scores=(68, 61)), row(6, (2, 1), (2, 1), scores=(48, 56)),
+    row(7, (1, 2), (2, 1), scores=(19, 66)),
+]
+
+
+def test_entrants_level_on_the_rating_shown_are_ordered_by_their_matches_against_each_other() -> None:
+    ratings = rate(ENTRANTS, LEVEL, 0.1, players=2)
+    ann, bob = ratings.standing("ann"), ratings.standing("bob")
+    assert f"{ann.conservative:.2f}" == f"{bob.conservative:.2f}" == "9.49"
+    assert ann.conservative > bob.conservative  # what the float alone would rank first
+    assert ratings.head_to_head[(1, 0)] == (1, 0, 0) and (bob.wins, ann.wins) == (4, 2)
+    names = [s.entrant.name for s in ratings.standings]
+    assert names.index("bob") == names.index("ann") - 1
+    assert bob.tie == TieBreak("their matches against each other", "1", "0") and ann.tie is None
+    board = format_leaderboard(ratings).splitlines()
+    assert [line.split()[1] for line in board[2:5]] == names
+    assert board[5] == ("tie: bob and ann are level on mu-3sigma 9.49; bob is ahead on their "
+                        "matches against each other, 1 to 0")
+    assert len(board) == 6
+
+
+def standing(entrant: int, wins: int = 0, average: float = 0.0, mu: float = 25.0) -> Standing:
+    return Standing(ENTRANTS[entrant], mu=mu, sigma=5.0, matches=4, wins=wins, draws=0,
+                    losses=4 - wins, average_score=average)
+
+
+@pytest.mark.parametrize("standings, matches, order, tie", [
+    # never met: wins decide
+    ([standing(0, wins=1), standing(1, wins=3)], [], ["bob", "ann"], ("wins", "3", "1")),
+    # 1-1 against each other, as many wins: the average score, compared to one decimal
+    ([standing(0, 2, 51.2), standing(1, 2, 51.3)], [row(1, (0, 1), (1, 2)), row(2, (0, 1), (2, 1))],
+     ["bob", "ann"], ("average score", "51.3", "51.2")),
+    # ... and where that is level too (51.3 both), the name
+    ([standing(1, 2, 51.34), standing(0, 2, 51.26)], [row(1, (0, 1), (1, 2)), row(2, (0, 1), (2, 1))],
+     ["ann", "bob"], ("name", "ann", "bob")),
+    # a draw between them counts a half each; their matches decide before the wins
+    ([standing(0, wins=3), standing(1, wins=1)], [row(1, (1, 0), (1, 1)), row(2, (0, 1), (2, 1))],
+     ["bob", "ann"], ("their matches against each other", "1.5", "0.5")),
+    # level to 2 decimals though not in the float: still level
+    ([standing(0, wins=1, mu=25.004), standing(1, wins=2, mu=25.0)], [], ["bob", "ann"], ("wins", "2", "1")),
+])
+def test_the_tie_breaks_in_order(standings, matches, order, tie) -> None:
+    board = leaderboard_order(standings, matches)
+    assert [s.entrant.name for s in board] == order
+    assert board[0].tie == TieBreak(*tie) and board[1].tie is None
+
+
+def test_three_level_entrants_play_a_small_league_among_themselves() -> None:
+    """Points only from the matches among the level entrants, N seats at a table."""
+    level = [standing(0, wins=5), standing(1, wins=0), standing(2, wins=0)]
+    matches = [row(1, (0, 1, 2), (3, 1, 2)), row(2, (2, 1, 0), (1, 2, 3)), row(3, (1, 2), (1, 2))]
+    board = leaderboard_order(level, matches)
+    # bob: 2 + 1 + 1 = 4 points; cy: 1 + 2 + 0 = 3; ann: 0 + 0 = 0 (her five wins were elsewhere)
+    assert [s.entrant.name for s in board] == ["bob", "cy", "ann"]
+    assert board[0].tie == TieBreak("their matches against each other", "4", "3")
+    assert board[1].tie == TieBreak("their matches against each other", "3", "0")

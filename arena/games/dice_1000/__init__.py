@@ -90,6 +90,16 @@ class Dice1000(Game):
         if kind == "capped":
             return f"the match is capped after {event['rounds']} rounds"
         if kind == "match_end":
-            w = event["winner"]
-            return (f"{names[w]} wins" if w is not None else "no winner") + f"; scores {event['scores']}"
+            return f"{_who_wins(event, names)}; scores {event['scores']}"
         return None
+
+
+def _who_wins(end: dict[str, Any], names: list[str]) -> str:
+    """The match's result as its ``ranks`` say it (the record's one result, arena.record.outcome):
+    the seat that reached 1000, or, at the cap (§9), the seat ranked first by score."""
+    if end["winner"] is not None:
+        return f"{names[end['winner']]} wins"
+    top = [names[seat] for seat, rank in enumerate(end["ranks"]) if rank == 1]
+    if len(top) == 1:
+        return f"{top[0]} wins on score at the cap"
+    return f"{' and '.join(top)} share first place at the cap"

@@ -91,8 +91,17 @@
         }).join(", ") + ".";
       }
       if (ev.type === "match_end") {
-        if (ev.winner === null || ev.winner === undefined) return "The match is capped; ranked by score.";
-        return ctx.seatName(ev.winner) + " wins with " + ev.scores[ev.winner] + ".";
+        if (ev.winner !== null && ev.winner !== undefined) {
+          return ctx.seatName(ev.winner) + " wins with " + ev.scores[ev.winner] + ".";
+        }
+        // capped (§9): ranked by score, as the record's ranks say (arena.record.outcome)
+        var top = [];
+        ev.ranks.forEach(function (r, q) { if (r === 1) top.push(q); });
+        if (top.length === 1) {
+          return "The match is capped: " + ctx.seatName(top[0]) + " wins on score with " + ev.scores[top[0]] + ".";
+        }
+        return "The match is capped: " + top.map(function (q) { return ctx.seatName(q); }).join(" and ") +
+          " share first place with " + ev.scores[top[0]] + ".";
       }
       return null;
     },

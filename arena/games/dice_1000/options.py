@@ -104,7 +104,9 @@ class Dice1000Options:
         "doc": "1-2-3-4-5 scores 125 and 2-3-4-5-6 scores 250 when all five dice show it (§2, D-3)."})
     max_rounds: int = field(default=1000, metadata={
         "doc": "Length cap in rounds (every seat one turn); a match reaching it is ranked by score, "
-               "equal scores sharing a rank. Real play never gets near the default (§9)."})
+               "equal scores sharing a rank (the first alone wins). Random play ends within a few "
+               "hundred rounds; a bot that stops only at a high turn total often reaches the "
+               "default (§9)."})
 
     def __post_init__(self) -> None:
         if self.barrel is None:  # the command line's 'none' arrives as None
