@@ -20,7 +20,7 @@ from arena import sandbox
 from arena.bots import load_bot
 from arena.record import OK
 from arena.referee import TimeControl, play_match
-from arena.sandbox import Limits, files, zygote
+from arena.sandbox import Limits, files, launch, zygote
 from tests.sandbox.conftest import FRIENDLY, ROOT, assert_nothing_survives
 
 TC = TimeControl(move_ms=2000, bank_ms=2000, startup_ms=10000)
@@ -46,16 +46,36 @@ def reports(record) -> list[dict[str, str]]:
     return out
 
 
-def test_nothing_carries_over_between_matches_or_between_seats(spy):
+def cold_starts(monkeypatch) -> list[str]:
+    """Why each bot that could have started from its fork server started cold, as it happens."""
+    why: list[str] = []
+    real = launch._start_forked
+
+    def recorded(bot, limits, background):
+        try:
+            forked = real(bot, limits, background)
+        except OSError as exc:
+            why.append(f"its fork server failed: {exc}")
+            raise
+        if forked is None:
+            why.append(f"{len(zygote._servers)} fork servers, none idle for {zygote.IDLE_SECONDS} s")
+        return forked
+
+    monkeypatch.setattr(launch, "_start_forked", recorded)
+    return why
+
+
+def test_nothing_carries_over_between_matches_or_between_seats(spy, monkeypatch):
     """Match after match (a duplicate set plays the same bots again and again), both seats the
     same bot, so that two children of one server live at once: no seat finds any mark."""
     require_fork_server()
     bot = load_bot(FRIENDLY / "leftovers")
+    why = cold_starts(monkeypatch)
     seen = []
     for seed in (1, 1, 2):  # the same deal twice, as in a duplicate set, then another
         record = play_match("block", [bot, bot], seed=seed, time_control=TC, limits=Limits())
         seen += reports(record)
-    assert all(p.forked for p in spy.processes), "the fork server was not used"
+    assert all(p.forked for p in spy.processes), f"the fork server was not used: {why}"
     assert [r["engines"] for r in seen] == ["preloaded"] * len(seen), seen  # marks on them too
     assert [r["found"] for r in seen] == ["[]"] * len(seen), seen
     assert len({r["rng"] for r in seen}) == len(seen), "children share their random state"
