@@ -197,10 +197,12 @@ def test_a_bot_sees_the_environment_it_was_started_with(tmp_path, monkeypatch):
     ("raise SystemExit(3)", 3, ""),
     ("raise SystemExit('gave up')", 1, "gave up"),     # printed, as python3 prints it
     ("raise KeyError('no such tile')", 1, "KeyError: 'no such tile'"),
+    ("x = (", 1, "SyntaxError: '(' was never closed"),  # helper.py cannot be imported
 ])
 def test_a_python_bot_ends_with_the_status_and_words_of_a_cold_start(tmp_path, ending, status, said):
     """Run in the server's interpreter, a script still exits as ``python3 SCRIPT`` would: the
-    same exit status and the same last words on stderr, through the fork server and cold."""
+    same exit status and the same last words on stderr, through the fork server and cold; a
+    traceback shows the bot's own frames from the first, none of the server's."""
     require_fork_server()
     folder = tmp_path / "ends"
     folder.mkdir()
@@ -208,6 +210,7 @@ def test_a_python_bot_ends_with_the_status_and_words_of_a_cold_start(tmp_path, e
     (folder / "main.py").write_text("import helper\nhelper.end()\n")
     (folder / "helper.py").write_text(f"def end():\n    {ending}\n")
     bot = load_bot(folder)
+    frames = {}
     for forked in (True, False):
         process = sandbox.start(bot, Limits(zygote=forked))
         try:
@@ -217,6 +220,10 @@ def test_a_python_bot_ends_with_the_status_and_words_of_a_cold_start(tmp_path, e
         finally:
             process.kill()
         assert (words.splitlines()[-1] if words else "") == said, (forked, words)
+        frames[forked] = re.findall(r'File "(?:[^"]*/)?([^"/]+)", line (\d+), in (\S+)', words)
+    own = {"KeyError": [("main.py", "2", "<module>"), ("helper.py", "2", "end")],
+           "SyntaxError": [("main.py", "1", "<module>")]}
+    assert frames[True] == frames[False] == own.get(said.split(":")[0], [])
 
 
 def test_the_cold_start_stays_as_the_fallback(spy, random_bot):
