@@ -197,15 +197,20 @@ def play_match(
 
 def _start(seats: list[_Seat], limits: sandbox.Limits, record: MatchRecord,
            launch: Callable[[BotSpec, sandbox.Limits], sandbox.BotProcess]) -> None:
-    for seat in seats:
-        if seat.person is not None:
+    built: dict[int, BotSpec] = {}
+    for i, seat in enumerate(seats):  # every build first: a bot's startup_ms runs from its start,
+        if seat.person is not None:    # and must not be spent waiting for another seat's build
             continue
         try:  # a bot with a build step plays from its build (made now, or found in the cache)
-            seat.process = launch(ensure_built(seat.bot), limits)
+            built[i] = ensure_built(seat.bot)
         except BuildFailed as exc:
             seat.fail(BUILD_FAILED, exc.reason)
             seat.status.stderr_tail = exc.output
+    for i, seat in enumerate(seats):
+        if i not in built:
             continue
+        try:
+            seat.process = launch(built[i], limits)
         except OSError as exc:
             seat.fail(CRASH, f"could not be started: {exc}")
             continue

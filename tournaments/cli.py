@@ -117,7 +117,7 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
 
 @click.command("demo")
 @click.option("--game", "game_name", default=DEFAULT_GAME, show_default=True,
-              type=click.Choice(sorted(GAMES)), help="Play this game.")
+              metavar="GAME", help=f"Play this game ({', '.join(sorted(GAMES))}).")
 @click.option("--output", "output", type=click.Path(file_okay=False, path_type=Path),
               default=None, help=f"Store the results in this folder (default: {DEMO_OUTPUT}, "
                                  f"or {DEMO_OUTPUT}-GAME for another game).")
@@ -125,6 +125,7 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
               help="Play this many matches at once (default: one per core).")
 def demo_command(game_name: str, output: Path | None, workers: int | None) -> None:
     """Play a small round-robin of the bundled bots of a game and say where the results are."""
+    game_name = get_game(game_name).name
     if output is None:
         output = Path(DEMO_OUTPUT if game_name == DEFAULT_GAME else f"{DEMO_OUTPUT}-{game_name}")
     _run(demo_config(game_name), workers, output, quiet=False)
@@ -181,7 +182,7 @@ def check_command(bot_path: str, game_name: str | None, option_items: tuple[str,
     values = parse_assignments(option_items)
     if config_path is not None:
         config = load_config(config_path)
-        if game_name is not None and game_name != config.game:
+        if game_name is not None and get_game(game_name).name != config.game:
             raise ArenaError(f"--game {game_name} but {config_path} is a {config.game} tournament")
         game = get_game(config.game)
         plan = CheckPlan(game, {**config.options, **values}, [config.format.players],

@@ -2,6 +2,7 @@
 several games share for drawing (domino tiles, playing cards, dice) is in ``pieces/``."""
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 from arena.errors import UnknownGameError
@@ -19,9 +20,12 @@ DEFAULT_GAME = Block.name  # what `arena demo` and the benchmarks play when no g
 
 
 def get_game(name: str) -> Game:
-    """The game registered under ``name``; an unknown name is a clear error."""
-    try:
-        return GAMES[name]
-    except KeyError:
-        known = ", ".join(sorted(GAMES))
-        raise UnknownGameError(f"unknown game {name!r}; known games: {known}") from None
+    """The game registered under ``name``, in any letter case (``Block`` is ``block``): the one
+    place a game's name is read. An unknown name is one line naming the nearest games."""
+    wanted = name.lower()
+    if wanted in GAMES:
+        return GAMES[wanted]
+    nearest = difflib.get_close_matches(wanted, GAMES, n=3, cutoff=0.6)
+    nearest += [n for n in sorted(GAMES) if wanted and n.startswith(wanted) and n not in nearest]
+    hint = f"did you mean {' or '.join(repr(n) for n in nearest)}? " if nearest else ""
+    raise UnknownGameError(f"unknown game {name!r}; {hint}known games: {', '.join(sorted(GAMES))}")

@@ -358,6 +358,27 @@ def child_c(request, pid_1):
     run_script(script, argv[2:])
 
 
+def own_frames(exc):
+    """Leave out of the tracebacks of ``exc`` and of the exceptions it carries the frames of this
+    server (its loader among them, ``<stdin>``) and of the import machinery around its loader,
+    which ``python3 SCRIPT`` never shows: a bot's traceback starts at its own first frame."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        kept = []
+        tb = exc.__traceback__
+        while tb is not None:
+            name = tb.tb_frame.f_code.co_filename
+            if name != run_script.__code__.co_filename and not name.startswith("<frozen importlib"):
+                kept.append(tb)
+            tb = tb.tb_next
+        tb = None
+        for frame in reversed(kept):
+            tb = types.TracebackType(tb, frame.tb_frame, frame.tb_lasti, frame.tb_lineno)
+        exc.__traceback__ = tb
+        exc = exc.__cause__ or exc.__context__
+
+
 def cpu_limit_reached(signum, frame):
     """SIGXCPU for a bot that is PID 1: end as the default action would, reported as bubblewrap
     reports a signal (128 + N), with nothing flushed."""
@@ -392,8 +413,9 @@ def run_script(script, args):
         exec(program, main.__dict__)
     except SystemExit as exc:
         code = exc.code
-    except BaseException:  # noqa: BLE001
-        sys.excepthook(*sys.exc_info())
+    except BaseException as exc:  # noqa: BLE001
+        own_frames(exc)  # as python3 SCRIPT prints it: the script's own frames, none of ours
+        sys.excepthook(type(exc), exc, exc.__traceback__)
         code = 1
     if code is None:
         code = 0

@@ -106,6 +106,25 @@ def test_a_built_bot_plays_from_its_read_only_build(tmp_path, random_bot):
     assert not surviving_children()
 
 
+def test_every_bot_is_built_before_the_first_is_started(tmp_path, random_bot):
+    """A bot's start-up allowance (startup_ms) runs from its start: it must not be spent waiting
+    for another seat's build (a first build takes seconds, more under load). So no bot starts
+    before every seat's build is done."""
+    source = _bot(tmp_path / "src", "sh -c 'echo v1 > built.txt'")
+    bot = load_bot(source)
+    unbuilt_at_start = []
+
+    def launch(spec, limits):
+        unbuilt_at_start.append(not any(build.cache_dir().rglob("built.txt")))
+        return sandbox.start(spec, limits)
+
+    record = play_match("block", [random_bot, bot], seed=1, launch=launch,
+                        options={"max_deals": 1})
+    assert [s.status for s in record.statuses] == [OK, OK], record.statuses
+    assert unbuilt_at_start == [False, False]  # the random bot started after the build too
+    assert surviving_children() == []
+
+
 def test_a_failed_build_is_a_status_with_its_output(tmp_path, random_bot):
     bot = load_bot(_bot(tmp_path / "src", "sh -c 'echo \"main.c:3: error: missing ;\" >&2; exit 2'"))
     record = play_match("block", [random_bot, bot], seed=3)

@@ -20,7 +20,7 @@ from arena import sandbox
 from arena.bots import load_bot
 from arena.record import OK
 from arena.referee import TimeControl, play_match
-from arena.sandbox import Limits, files, zygote
+from arena.sandbox import Limits, files, launch, zygote
 from tests.sandbox.conftest import FRIENDLY, ROOT, assert_nothing_survives
 
 TC = TimeControl(move_ms=2000, bank_ms=2000, startup_ms=10000)
@@ -46,16 +46,36 @@ def reports(record) -> list[dict[str, str]]:
     return out
 
 
-def test_nothing_carries_over_between_matches_or_between_seats(spy):
+def cold_starts(monkeypatch) -> list[str]:
+    """Why each bot that could have started from its fork server started cold, as it happens."""
+    why: list[str] = []
+    real = launch._start_forked
+
+    def recorded(bot, limits, background):
+        try:
+            forked = real(bot, limits, background)
+        except OSError as exc:
+            why.append(f"its fork server failed: {exc}")
+            raise
+        if forked is None:
+            why.append(f"{len(zygote._servers)} fork servers, none idle for {zygote.IDLE_SECONDS} s")
+        return forked
+
+    monkeypatch.setattr(launch, "_start_forked", recorded)
+    return why
+
+
+def test_nothing_carries_over_between_matches_or_between_seats(spy, monkeypatch):
     """Match after match (a duplicate set plays the same bots again and again), both seats the
     same bot, so that two children of one server live at once: no seat finds any mark."""
     require_fork_server()
     bot = load_bot(FRIENDLY / "leftovers")
+    why = cold_starts(monkeypatch)
     seen = []
     for seed in (1, 1, 2):  # the same deal twice, as in a duplicate set, then another
         record = play_match("block", [bot, bot], seed=seed, time_control=TC, limits=Limits())
         seen += reports(record)
-    assert all(p.forked for p in spy.processes), "the fork server was not used"
+    assert all(p.forked for p in spy.processes), f"the fork server was not used: {why}"
     assert [r["engines"] for r in seen] == ["preloaded"] * len(seen), seen  # marks on them too
     assert [r["found"] for r in seen] == ["[]"] * len(seen), seen
     assert len({r["rng"] for r in seen}) == len(seen), "children share their random state"
@@ -177,10 +197,12 @@ def test_a_bot_sees_the_environment_it_was_started_with(tmp_path, monkeypatch):
     ("raise SystemExit(3)", 3, ""),
     ("raise SystemExit('gave up')", 1, "gave up"),     # printed, as python3 prints it
     ("raise KeyError('no such tile')", 1, "KeyError: 'no such tile'"),
+    ("x = (", 1, "SyntaxError: '(' was never closed"),  # helper.py cannot be imported
 ])
 def test_a_python_bot_ends_with_the_status_and_words_of_a_cold_start(tmp_path, ending, status, said):
     """Run in the server's interpreter, a script still exits as ``python3 SCRIPT`` would: the
-    same exit status and the same last words on stderr, through the fork server and cold."""
+    same exit status and the same last words on stderr, through the fork server and cold; a
+    traceback shows the bot's own frames from the first, none of the server's."""
     require_fork_server()
     folder = tmp_path / "ends"
     folder.mkdir()
@@ -188,6 +210,7 @@ def test_a_python_bot_ends_with_the_status_and_words_of_a_cold_start(tmp_path, e
     (folder / "main.py").write_text("import helper\nhelper.end()\n")
     (folder / "helper.py").write_text(f"def end():\n    {ending}\n")
     bot = load_bot(folder)
+    frames = {}
     for forked in (True, False):
         process = sandbox.start(bot, Limits(zygote=forked))
         try:
@@ -197,6 +220,10 @@ def test_a_python_bot_ends_with_the_status_and_words_of_a_cold_start(tmp_path, e
         finally:
             process.kill()
         assert (words.splitlines()[-1] if words else "") == said, (forked, words)
+        frames[forked] = re.findall(r'File "(?:[^"]*/)?([^"/]+)", line (\d+), in (\S+)', words)
+    own = {"KeyError": [("main.py", "2", "<module>"), ("helper.py", "2", "end")],
+           "SyntaxError": [("main.py", "1", "<module>")]}
+    assert frames[True] == frames[False] == own.get(said.split(":")[0], [])
 
 
 def test_the_cold_start_stays_as_the_fallback(spy, random_bot):
