@@ -202,19 +202,15 @@ class SiteModel:
             return None
         rounds = t.matches / t.round_robin if t.round_robin else 0.0
         facts = [
-            Fact("Stopped", {"settled": "settled: every neighbour pair ordered or level",
+            Fact("Stopped", {"settled": "settled: every neighbour pair shown in order, within the "
+                                        "margin",
                              "max_matches": f"max_matches ({thousands(t.max_matches)}) reached"}
                  .get(t.stop, "not yet")),
             Fact("Matches", f"{thousands(t.matches)}, {rounds:.2f} times the "
                             f"{thousands(t.round_robin)} of one round-robin round of this field"),
             Fact("Ranking", " > ".join(t.ranking)),
         ]
-        pairs = []
-        for p in t.pairs:
-            evidence = ("no set yet" if p.score is None else
-                        f"{100 * p.shown:.1f}%; {p.sets} sets, score {100 * p.score:.1f}% "
-                        f"({100 * p.low:.1f}–{100 * p.high:.1f}%)")
-            pairs.append((t.names[p.above], t.names[p.below], p.state, evidence))
+        pairs = [(t.names[p.above], t.names[p.below], p.state, t.pair_text(p)) for p in t.pairs]
         return AdaptiveBox(headline=t.headline, line=t.line(), facts=facts, pairs=pairs,
                            settled=t.stop == "settled")
 
@@ -395,8 +391,7 @@ class SiteModel:
         if self.data.adaptive is not None:  # the stopping rule's view of neighbour pairs
             t = self.data.adaptive
             for p in t.pairs:
-                rules[(p.above, p.below)] = rules[(p.below, p.above)] = (
-                    f"{p.state} at {100 * p.shown:.1f}%" if p.score is not None else p.state)
+                rules[(p.above, p.below)] = rules[(p.below, p.above)] = t.pair_text(p)
         rows = []
         for i, a in enumerate(self.ranked):
             for b in self.ranked[i + 1:]:

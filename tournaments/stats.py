@@ -28,10 +28,12 @@ every one of its matches is played.
   ``log((1 − β) / α)``.
 - The Elo estimate and its 95 % interval: the mean score per match and its normal-approximation
   interval from the spread of the set scores, turned into Elo (fishtest ``stat_util.get_elo``).
-- A confidence sequence on a mean (the adaptive format's intervals): Robbins' normal mixture,
-  ``|mean − μ| ≤ √((nv + ρ)(log(1 + nv/ρ) + 2 log(2/α))) / n`` for ``n`` values of variance ``v``,
-  ``ρ = v × 30`` (Howard, Ramdas, McAuliffe, Sekhon, "Time-uniform, nonparametric, nonasymptotic
-  confidence sequences", 2021, the normal-mixture boundary): it holds at every ``n`` at once.
+- A lower confidence bound valid at every look (the adaptive format's stop): the likelihood
+  ratio of a normal estimate's truth being ``d + s`` against ``d``, mixed over ``s`` = the margin
+  × 1, 2, 4, … 32 (weights ¾, then equal shares), is a nonnegative supermartingale under any
+  truth at or below ``d``; by Ville's inequality it ever reaches ``1/α`` with chance at most
+  ``α`` (Wald's sequential probability ratio test with one boundary; Ramdas, Grünwald, Vovk,
+  Shafer, "Game-theoretic statistics and safe anytime-valid inference", 2023).
 - Elo fitted to a field: the Bradley–Terry model's maximum likelihood (Zermelo; Hunter, "MM
   algorithms for generalized Bradley–Terry models", 2004), with one drawn match each against a
   virtual entrant of Elo 0.
@@ -50,7 +52,6 @@ from typing import Any
 REGULARIZE = 1e-3      # what a zero count becomes before estimating (fishtest, fastchess)
 SCORE_CLAMP = 1e-3     # scores are clamped to [0.001, 0.999] before turning into Elo (fishtest)
 CONFIDENCE = 0.95
-TIGHT_SETS = 30        # a confidence sequence is tuned to be narrowest around this many values
 FIT_TOLERANCE = 1e-9   # Newton steps (natural log of the strength) smaller than this: done
 FIT_ITERATIONS = 200
 MAX_STEP = 2.0         # no Newton step larger than this (a safeguard far from the optimum)
@@ -186,26 +187,54 @@ def p_above(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float) -> float:
 
 # ----- a confidence sequence, and Elo fitted to a field ----------------------------------------
 
-def _log_term(n: float, alpha: float) -> float:
-    return math.log(1 + n / TIGHT_SETS) + 2 * math.log(2 / alpha)
+SHIFTS = 6              # the likelihood ratios mixed: of a value against it + shift × 1, 2, 4, …
+FIRST_WEIGHT = 0.75     # the weight of the first (the margin itself); the rest share the remainder
+MAX_EXPONENT = 700.0    # exp() beyond this overflows: the evidence is overwhelming anyway
 
 
-def sequence_half_width(sets: int, variance: float, confidence: float) -> float:
-    """Half the width of the confidence sequence (Robbins' normal mixture) on the mean of ``sets``
-    values of ``variance`` each, at ``confidence``: it holds at every ``sets`` at once."""
-    if sets == 0:
-        return math.inf
-    total = sets * variance + variance * TIGHT_SETS
-    return math.sqrt(total * _log_term(sets, 1 - confidence)) / sets
-
-
-def sequence_confidence(sets: int, variance: float, width: float) -> float:
-    """The confidence whose :func:`sequence_half_width` is ``width`` (0 when none is that narrow)."""
-    if sets == 0 or width <= 0:
+def shifted_evidence(estimate: float, information: float, value: float, shift: float) -> float:
+    """The evidence that the truth behind a normal estimate of Fisher ``information`` (1 / its
+    variance) is above ``value``: a mixture of the likelihood ratios of ``value + shift × 2^k``
+    against ``value`` (k = 0 … SHIFTS − 1, weights FIRST_WEIGHT, then equal shares). Under any
+    truth at or below ``value`` it is a (super)martingale of mean at most 1, so by Ville's
+    inequality it ever reaches 1 / (1 − c) with chance at most 1 − c, however often it is looked
+    at (a sequential probability ratio test, Wald, with one boundary). The first ratio, made for
+    the margin, settles near-ties soonest; the others settle wide gaps quickly."""
+    if information <= 0:
         return 0.0
-    total = sets * variance + variance * TIGHT_SETS
-    log_alpha = -((width * sets) ** 2 / total - math.log(1 + sets / TIGHT_SETS)) / 2
-    return min(1.0, max(0.0, 1 - 2 * math.exp(log_alpha)))
+    rest = (1 - FIRST_WEIGHT) / (SHIFTS - 1)
+    total = 0.0
+    for k in range(SHIFTS):
+        s = shift * 2 ** k
+        exponent = s * information * (estimate - value) - s * s * information / 2
+        total += (FIRST_WEIGHT if k == 0 else rest) * math.exp(min(exponent, MAX_EXPONENT))
+    return total
+
+
+def shifted_confidence(estimate: float, information: float, value: float, shift: float) -> float:
+    """The confidence at which the truth is shown above ``value`` (:func:`shifted_evidence`)."""
+    evidence = shifted_evidence(estimate, information, value, shift)
+    return max(0.0, 1 - 1 / evidence) if evidence > 0 else 0.0
+
+
+def shifted_lower_bound(estimate: float, information: float, confidence: float,
+                        shift: float) -> float:
+    """The highest value the truth is shown above at ``confidence`` (−inf with no information):
+    a lower confidence bound that holds at every look at once."""
+    if information <= 0:
+        return -math.inf
+    need = 1 / (1 - confidence)
+    high = estimate
+    low = estimate - shift
+    while shifted_evidence(estimate, information, low, shift) < need:
+        low = estimate - 2 * (estimate - low)
+    for _ in range(60):
+        mid = (low + high) / 2
+        if shifted_evidence(estimate, information, mid, shift) >= need:
+            low = mid
+        else:
+            high = mid
+    return low
 
 
 def bradley_terry_elo(entrants: Sequence[int], games: Mapping[tuple[int, int], int],
@@ -347,5 +376,6 @@ def pair_counts(matches: Iterable[Any], set_size: int) -> dict[tuple[int, int], 
 
 
 __all__ = ["Estimate", "PairCounts", "bradley_terry_elo", "bradley_terry_spread", "elo_to_score",
-           "estimate", "llr_logistic", "mle_expected", "p_above", "pair_counts", "points", "regularize",
-           "score_to_elo", "sequence_confidence", "sequence_half_width", "sprt_bounds"]
+           "estimate", "llr_logistic", "mle_expected",
+           "p_above", "pair_counts", "points", "regularize", "score_to_elo", "shifted_confidence", "shifted_evidence",
+           "shifted_lower_bound", "sprt_bounds"]

@@ -34,10 +34,11 @@ def test_the_box_says_the_stop_and_each_neighbour_pair() -> None:
     assert facts["Stopped"] == "max_matches (7) reached"
     assert facts["Matches"] == "7, 1.17 times the 6 of one round-robin round of this field"
     assert facts["Ranking"] == "ann > bob > cy"
-    assert box.pairs == [("ann", "bob", ORDERED, "97.0%; 3 sets, score 75.0% (55.0–95.0%)"),
-                         ("bob", "cy", IN_DOUBT, "no set yet")]
+    ann_bob = "settled: ann above bob (ann scores 75 % against bob, at least 55 % at 95 % confidence)"
+    assert box.pairs == [("ann", "bob", ORDERED, ann_bob),
+                         ("bob", "cy", IN_DOUBT, "in doubt: bob and cy, no result yet")]
     rows = {(r.a.name, r.b.name): r.rule for r in SiteModel(d).head_to_head().pairs}
-    assert rows[("ann", "bob")] == "ordered at 97.0%"
+    assert rows[("ann", "bob")] == ann_bob
     assert rows[("ann", "cy")] == ""  # not neighbours
     assert SiteModel(data()).index(chart_svg="").adaptive is None  # other formats: no box
     assert all(r.rule == "" for r in SiteModel(data()).head_to_head().pairs)
@@ -52,7 +53,23 @@ def test_a_level_pair_shows_its_level_confidence() -> None:
                                                                               BOB: "bob"})
     box = SiteModel(d).index(chart_svg="").adaptive
     assert box is not None and box.settled and box.headline == "Adaptive: ranking settled"
-    assert box.pairs[0][2:] == (LEVEL, "96.0%; 3 sets, score 50.0% (47.0–53.0%)")
+    assert box.pairs[0][2:] == (LEVEL, "settled: ann not below bob by more than 5 % (ann scores "
+                                       "50 % against bob, at least 47 % at 95 % confidence)")
+
+
+def test_a_pair_in_doubt_says_how_many_sets_it_needs_and_never_a_zero_confidence() -> None:
+    d = data()
+    d.adaptive = Summary(
+        stop=None, matches=7, max_matches=100, round_robin=6, confidence=0.95, margin=0.05,
+        ranking=("ann", "bob"), elo=(0.0, 0.0),
+        pairs=(PairState(ANN, BOB, 2, 0.5, 0.2, 0.8, 0.0, 0.0, IN_DOUBT, 120),), names={
+            ANN: "ann", BOB: "bob"})
+    box = SiteModel(d).index(chart_svg="").adaptive
+    assert box is not None
+    text = box.pairs[0][3]
+    assert text == ("in doubt: ann and bob, about 120 more sets needed (ann scores 50 % against "
+                    "bob, at least 20 % so far at 95 % confidence)")
+    assert "0.0 %" not in text and "[0.0" not in text
 
 
 @pytest.mark.slow
