@@ -80,7 +80,13 @@ class SiteModel:
 
     def __init__(self, data: TournamentData) -> None:
         self.data = data
-        self.order = {s.entrant: i for i, s in enumerate(data.standings)}
+        # One order for every page: an adaptive run's settled ranking when there is one (its
+        # stopping rule vouches for it), else TrueSkill's μ − 3σ (the standings' order).
+        self.settled_order = self._settled_order()
+        first = self.settled_order or [s.entrant for s in data.standings]
+        self.order = {e: i for i, e in enumerate(first)}
+        for s in data.standings:  # a bot rated but outside the adaptive ranking: after it
+            self.order.setdefault(s.entrant, len(self.order))
         known = {e.id for e in data.entrants}
         # Entrants without a standing (none played yet) come last, by name.
         rest = sorted((e for e in data.entrants if e.id not in self.order), key=lambda e: (e.name, e.id))
@@ -172,6 +178,7 @@ class SiteModel:
         return IndexView(
             name=d.name, game_title=self.game_title(), facts=facts, options=options,
             leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(),
+            order=self.order_note(),
             any_draws=any(s.draws for s in d.standings),
             head_to_head=self.head_to_head(H2H_ON_INDEX), chart_svg=chart_svg,
             chart_legend=[self.bot(e) for e in self.ranked], chart_coloured=CHART_COLOURED,
@@ -278,7 +285,7 @@ class SiteModel:
         """What a reference entrant's line in the leaderboard says: which entrants rank above it
         (the other references are bars, not entrants)."""
         refs = self.data.references
-        field = [s.entrant for s in self.data.standings if s.entrant not in refs]
+        field = [s.entrant for s in self.standings_in_order() if s.entrant not in refs]
         above = [e for e in field if self.order[e] < self.order[entrant]]
         name = self.bot(entrant).name
         if not above:
@@ -286,9 +293,42 @@ class SiteModel:
         names = ", ".join(self.bot(e).name for e in above)
         return f"Above {name}: {len(above)} of {len(field)} entrants ({names})"
 
+    def _settled_order(self) -> list[int]:
+        """An adaptive run's ranking (entrant ids, best first), or none."""
+        t = self.data.adaptive
+        if t is None:
+            return []
+        ids = {name: e for e, name in t.names.items()}
+        return [ids[name] for name in t.ranking if name in ids]
+
+    def standings_in_order(self) -> list[Standing]:
+        return sorted(self.data.standings, key=lambda s: self.order[s.entrant])
+
+    def order_note(self) -> tuple[str, str]:
+        """(the lede's few words, the leaderboard's note): which model orders every page, why, and
+        where the other one shown disagrees."""
+        bar = ("The bar shows each bot's TrueSkill rating μ (the mark), μ ± σ (the box) and μ ± 3σ "
+               "(the line).")
+        if not self.settled_order:
+            return ("rated with TrueSkill, ranked by μ − 3σ",
+                    "Ranked by TrueSkill's conservative rating μ − 3σ, on every page of this "
+                    f"report. {bar} σ is TrueSkill's own uncertainty, which counts every match as "
+                    "independent news: with duplicate deals and draws it is no standard error, "
+                    "and no probability here is drawn from it.")
+        trueskill = [s.entrant for s in self.data.standings]
+        moved = sum(1 for i, e in enumerate(trueskill) if self.order[e] != i)
+        differ = (f"here μ − 3σ would place {moved} of {len(trueskill)} bots elsewhere, "
+                  "since TrueSkill counts every match as independent news and a bot settled "
+                  "early keeps a wider σ" if moved else "here μ − 3σ gives the same order")
+        return ("ranked by the adaptive run's settled ranking",
+                "Ranked, on every page of this report, by the adaptive run's ranking: the order "
+                "of an Elo fitted to every match, which its stopping rule settled pair by pair "
+                "(the box above). TrueSkill's μ − 3σ, μ and σ are shown beside it for the "
+                f"uncertainty of each rating, not as the order: {differ}. {bar}")
+
     def leaderboard(self) -> list[LeaderRow]:
         rows = []
-        for i, s in enumerate(self.data.standings, start=1):
+        for i, s in enumerate(self.standings_in_order(), start=1):
             e = self.entrants.get(s.entrant)
             rows.append(LeaderRow(
                 version=f"v{e.version}" if e is not None and len(e.versions) > 1 else "",

@@ -224,6 +224,7 @@ class IndexView:
     out_of_play: list[FieldRow] = field(default_factory=list)  # withdrawn and suspended bots
     submissions: list[SubmissionRow] = field(default_factory=list)  # not admitted, and why
     adaptive: AdaptiveBox | None = None  # format "adaptive": its stop and its neighbour pairs
+    order: tuple[str, str] = ("", "")  # which model orders the pages: (the lede's, the note)
 
 
 # ----- per bot -----------------------------------------------------------------------------------

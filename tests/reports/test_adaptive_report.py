@@ -57,6 +57,32 @@ def test_a_level_pair_shows_its_level_confidence() -> None:
                                        "50 % against bob, at least 47 % at 95 % confidence)")
 
 
+def test_every_page_follows_the_settled_ranking_and_says_so() -> None:
+    """TrueSkill's standings say ann, bob, cy; the adaptive run settled cy above bob above ann:
+    the leaderboard, the head-to-head matrix and the bots' ranks follow the settled order (a
+    settled pair is never shown the other way round), and the note says which order and why."""
+    d = data()
+    d.adaptive = Summary(
+        stop="settled", matches=7, max_matches=100, round_robin=6, confidence=0.95, margin=0.05,
+        ranking=("cy", "bob", "ann"), elo=(40.0, 0.0, -40.0),
+        pairs=(PairState(CY, BOB, 3, 0.6, 0.52, 0.7, 0.96, 0.99, ORDERED),
+               PairState(BOB, ANN, 3, 0.5, 0.46, 0.54, 0.5, 0.96, LEVEL)),
+        names={ANN: "ann", BOB: "bob", CY: "cy"})
+    model = SiteModel(d)
+    index = model.index(chart_svg="")
+    assert [r.bot.name for r in index.leaderboard] == ["cy", "bob", "ann"]
+    assert [r.rank for r in index.leaderboard] == [1, 2, 3]
+    assert [b.name for b in model.head_to_head().bots] == ["cy", "bob", "ann"]
+    assert [b.name for b in index.chart_legend] == ["cy", "bob", "ann"]
+    assert index.order[0] == "ranked by the adaptive run's settled ranking"
+    assert "μ − 3σ would place 2 of 3 bots elsewhere" in index.order[1]
+    for p in d.adaptive.pairs:  # a settled pair: never shown the other way round
+        assert model.order[p.above] < model.order[p.below]
+    assert SiteModel(data()).index(chart_svg="").order[0] == "rated with TrueSkill, ranked by μ − 3σ"
+    assert [r.bot.name for r in SiteModel(data()).index(chart_svg="").leaderboard] == [
+        "ann", "bob", "cy"]
+
+
 def test_a_pair_in_doubt_says_how_many_sets_it_needs_and_never_a_zero_confidence() -> None:
     d = data()
     d.adaptive = Summary(
