@@ -14,7 +14,9 @@ from typing import Any
 
 from reports.colours import CHART_COLOURED, bot_colour, colour_places, heat
 from reports.data import MatchInfo, Standing, TournamentData
-from tournaments.stats import p_above, pair_counts
+from tournaments.adaptive import Met
+from tournaments.chances import chances
+from tournaments.stats import pair_counts
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
     LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, SprtBox, AdaptiveBox,
@@ -424,6 +426,14 @@ class SiteModel:
         k = self.set_size
         return ", ".join(_halves(i) for i in range(2 * k + 1)) + f" points of {k}"
 
+    @cached_property
+    def _chances(self) -> dict[tuple[int, int], float]:
+        """(a, b) -> the chance that a is stronger (tournaments.chances): the matches of a
+        duplicate set share their seed; without duplicate deals, each match is its own."""
+        played = [Met(m.seats, m.ranks, m.seed if self.data.duplicate else -m.id)
+                  for m in self.rated]
+        return chances(self.ranked, played, self.data.num_players)
+
     def pair_rows(self) -> list[PairRow]:
         """Every pair that met, the higher-ranked first (tournaments.stats)."""
         counts = pair_counts(self.rated, self.set_size)  # among the current versions
@@ -439,8 +449,7 @@ class SiteModel:
                 if pc is None:
                     continue
                 e = pc.estimate()
-                sa, sb = self.standing.get(a), self.standing.get(b)
-                above = p_above(sa.mu, sa.sigma, sb.mu, sb.sigma) if sa and sb else None
+                above = self._chances.get((a, b))
                 rows.append(PairRow(
                     a=self.bot(a), b=self.bot(b), sets=pc.sets,
                     counts=" · ".join(str(c) for c in pc.counts),
