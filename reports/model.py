@@ -15,8 +15,10 @@ from typing import Any
 from arena.record import outcome
 from reports.colours import CHART_COLOURED, bot_colour, colour_places, heat
 from reports.data import MatchInfo, Standing, TournamentData
+from tournaments.adaptive import Met
+from tournaments.chances import chances
 from tournaments.ratings import tie_rule
-from tournaments.stats import p_above, pair_counts
+from tournaments.stats import pair_counts
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
     LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, SprtBox, AdaptiveBox,
@@ -84,7 +86,13 @@ class SiteModel:
 
     def __init__(self, data: TournamentData) -> None:
         self.data = data
-        self.order = {s.entrant: i for i, s in enumerate(data.standings)}
+        # One order for every page: an adaptive run's settled ranking when there is one (its
+        # stopping rule vouches for it), else TrueSkill's μ − 3σ (the standings' order).
+        self.settled_order = self._settled_order()
+        first = self.settled_order or [s.entrant for s in data.standings]
+        self.order = {e: i for i, e in enumerate(first)}
+        for s in data.standings:  # a bot rated but outside the adaptive ranking: after it
+            self.order.setdefault(s.entrant, len(self.order))
         known = {e.id for e in data.entrants}
         # Entrants without a standing (none played yet) come last, by name.
         rest = sorted((e for e in data.entrants if e.id not in self.order), key=lambda e: (e.name, e.id))
@@ -174,6 +182,7 @@ class SiteModel:
         return IndexView(
             name=d.name, game_title=self.game_title(), facts=facts, options=options,
             leaderboard=self.leaderboard(), scale_ticks=self.scale_ticks(), tie_rule=tie_rule(),
+            order=self.order_note(),
             any_draws=any(s.draws for s in d.standings),
             head_to_head=self.head_to_head(H2H_ON_INDEX), chart_svg=chart_svg,
             chart_legend=[self.bot(e) for e in self.ranked], chart_coloured=CHART_COLOURED,
@@ -206,19 +215,15 @@ class SiteModel:
             return None
         rounds = t.matches / t.round_robin if t.round_robin else 0.0
         facts = [
-            Fact("Stopped", {"settled": "settled: every neighbour pair ordered or level",
+            Fact("Stopped", {"settled": "settled: every neighbour pair shown in order, within the "
+                                        "margin",
                              "max_matches": f"max_matches ({thousands(t.max_matches)}) reached"}
                  .get(t.stop, "not yet")),
             Fact("Matches", f"{thousands(t.matches)}, {rounds:.2f} times the "
                             f"{thousands(t.round_robin)} of one round-robin round of this field"),
             Fact("Ranking", " > ".join(t.ranking)),
         ]
-        pairs = []
-        for p in t.pairs:
-            evidence = ("no set yet" if p.score is None else
-                        f"{100 * p.shown:.1f}%; {p.sets} sets, score {100 * p.score:.1f}% "
-                        f"({100 * p.low:.1f}–{100 * p.high:.1f}%)")
-            pairs.append((t.names[p.above], t.names[p.below], p.state, evidence))
+        pairs = [(t.names[p.above], t.names[p.below], p.state, t.pair_text(p)) for p in t.pairs]
         return AdaptiveBox(headline=t.headline, line=t.line(), facts=facts, pairs=pairs,
                            settled=t.stop == "settled")
 
@@ -286,7 +291,7 @@ class SiteModel:
         """What a reference entrant's line in the leaderboard says: which entrants rank above it
         (the other references are bars, not entrants)."""
         refs = self.data.references
-        field = [s.entrant for s in self.data.standings if s.entrant not in refs]
+        field = [s.entrant for s in self.standings_in_order() if s.entrant not in refs]
         above = [e for e in field if self.order[e] < self.order[entrant]]
         name = self.bot(entrant).name
         if not above:
@@ -294,10 +299,44 @@ class SiteModel:
         names = ", ".join(self.bot(e).name for e in above)
         return f"Above {name}: {len(above)} of {len(field)} entrants ({names})"
 
+    def _settled_order(self) -> list[int]:
+        """An adaptive run's ranking (entrant ids, best first), or none."""
+        t = self.data.adaptive
+        if t is None:
+            return []
+        ids = {name: e for e, name in t.names.items()}
+        return [ids[name] for name in t.ranking if name in ids]
+
+    def standings_in_order(self) -> list[Standing]:
+        return sorted(self.data.standings, key=lambda s: self.order[s.entrant])
+
+    def order_note(self) -> tuple[str, str]:
+        """(the lede's few words, the leaderboard's note): which model orders every page, why, and
+        where the other one shown disagrees."""
+        bar = ("The bar shows each bot's TrueSkill rating μ (the mark), μ ± σ (the box) and μ ± 3σ "
+               "(the line).")
+        if not self.settled_order:
+            return ("rated with TrueSkill, ranked by μ − 3σ",
+                    "Ranked by TrueSkill's conservative rating μ − 3σ, on every page of this "
+                    f"report. {bar} σ is TrueSkill's own uncertainty, which counts every match as "
+                    "independent news: with duplicate deals and draws it is no standard error, "
+                    "and no probability here is drawn from it.")
+        trueskill = [s.entrant for s in self.data.standings]
+        moved = sum(1 for i, e in enumerate(trueskill) if self.order[e] != i)
+        differ = (f"here μ − 3σ would place {moved} of {len(trueskill)} bots elsewhere, "
+                  "since TrueSkill counts every match as independent news and a bot settled "
+                  "early keeps a wider σ" if moved else "here μ − 3σ gives the same order")
+        return ("ranked by the adaptive run's settled ranking",
+                "Ranked, on every page of this report, by the adaptive run's ranking: the order "
+                "of an Elo fitted to every match, which its stopping rule settled pair by pair "
+                "(the box above). TrueSkill's μ − 3σ, μ and σ are shown beside it for the "
+                f"uncertainty of each rating, not as the order: {differ}. {bar}")
+
     def leaderboard(self) -> list[LeaderRow]:
         rows = []
-        standings = self.data.standings
-        for i, s in enumerate(standings, start=1):
+        standings = self.data.standings  # TrueSkill's order: a tie is with the next one there
+        after = {x.entrant: k + 1 for k, x in enumerate(standings)}
+        for i, s in enumerate(self.standings_in_order(), start=1):
             e = self.entrants.get(s.entrant)
             rows.append(LeaderRow(
                 version=f"v{e.version}" if e is not None and len(e.versions) > 1 else "",
@@ -307,8 +346,9 @@ class SiteModel:
                 win_rate=fmt(100 * s.wins / s.matches, 0) + "%" if s.matches else "",
                 avg_score=fmt(s.avg_score, 1), failures=s.failures,
                 reference=self.reference_line(s.entrant) if s.entrant in self.data.references else None,
-                tie=(f"Level with {self.bot(standings[i].entrant).name} on μ − 3σ; {s.tie.text()}"
-                     if s.tie is not None and i < len(standings) else None),
+                tie=(f"Level with {self.bot(standings[after[s.entrant]].entrant).name} on μ − 3σ; "
+                     f"{s.tie.text()}" if s.tie is not None and after[s.entrant] < len(standings)
+                     else None),
             ))
         return rows
 
@@ -396,6 +436,14 @@ class SiteModel:
         k = self.set_size
         return ", ".join(_halves(i) for i in range(2 * k + 1)) + f" points of {k}"
 
+    @cached_property
+    def _chances(self) -> dict[tuple[int, int], float]:
+        """(a, b) -> the chance that a is stronger (tournaments.chances): the matches of a
+        duplicate set share their seed; without duplicate deals, each match is its own."""
+        played = [Met(m.seats, m.ranks, m.seed if self.data.duplicate else -m.id)
+                  for m in self.rated]
+        return chances(self.ranked, played, self.data.num_players)
+
     def pair_rows(self) -> list[PairRow]:
         """Every pair that met, the higher-ranked first (tournaments.stats)."""
         counts = pair_counts(self.rated, self.set_size)  # among the current versions
@@ -403,8 +451,7 @@ class SiteModel:
         if self.data.adaptive is not None:  # the stopping rule's view of neighbour pairs
             t = self.data.adaptive
             for p in t.pairs:
-                rules[(p.above, p.below)] = rules[(p.below, p.above)] = (
-                    f"{p.state} at {100 * p.shown:.1f}%" if p.score is not None else p.state)
+                rules[(p.above, p.below)] = rules[(p.below, p.above)] = t.pair_text(p)
         rows = []
         for i, a in enumerate(self.ranked):
             for b in self.ranked[i + 1:]:
@@ -412,8 +459,7 @@ class SiteModel:
                 if pc is None:
                     continue
                 e = pc.estimate()
-                sa, sb = self.standing.get(a), self.standing.get(b)
-                above = p_above(sa.mu, sa.sigma, sb.mu, sb.sigma) if sa and sb else None
+                above = self._chances.get((a, b))
                 rows.append(PairRow(
                     a=self.bot(a), b=self.bot(b), sets=pc.sets,
                     counts=" · ".join(str(c) for c in pc.counts),

@@ -227,6 +227,7 @@ class IndexView:
     submissions: list[SubmissionRow] = field(default_factory=list)  # not admitted, and why
     adaptive: AdaptiveBox | None = None  # format "adaptive": its stop and its neighbour pairs
     tie_rule: str = ""  # what orders bots level on μ − 3σ (tournaments.ratings.tie_rule)
+    order: tuple[str, str] = ("", "")  # which model orders the pages: (the lede's, the note)
 
 
 # ----- per bot -----------------------------------------------------------------------------------

@@ -60,13 +60,18 @@ def test_one_new_version_plays_its_share_and_no_more():
     assert "matches played for the new version: 6 (needed 6)" in run.stdout
     assert "2/4 of the schedule: 6 -> equal" in run.stdout
 def test_the_adaptive_benchmark_compares_with_the_round_robin_on_a_small_field():
-    """A smoke size of benchmarks/adaptive.py (the real planner against simulated fields)."""
+    """A smoke size of benchmarks/adaptive.py (the real planner against simulated fields of both
+    kinds): a row per kind, each with the round-robin's matches and the stop's."""
     run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "adaptive.py"), "--sizes", "4",
                           "--seeds", "3", "--margin", "0.2"],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert run.returncode == 0, run.stderr
-    row = run.stdout.strip().splitlines()[-1].split()
-    assert row[0] == "4" and "rounds," in run.stdout.splitlines()[-1], run.stdout
-    ratio, (low, high) = float(row[5]), map(float, row[6].split("-"))  # its bootstrap interval
-    assert 0 < low <= ratio <= high, run.stdout
-    assert "margin 0.2" in run.stdout.splitlines()[0]
+    lines = run.stdout.strip().splitlines()
+    assert "margin 0.2" in lines[0] and "sd 0.9, draws 0.15" in lines[0]
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    assert set(rows) == {"class", "continuous"}, run.stdout
+    for row in rows.values():
+        assert row[1] == "4" and row[3] == "rounds,", run.stdout
+        rr, stop, ratio = int(row[4]), float(row[5]), float(row[6])
+        assert abs(ratio - stop / rr) <= 0.005 + 0.5 / rr, run.stdout  # the stop's mean, rounded
+        assert row[8] == "100%", run.stdout  # the stop came by itself in every seed

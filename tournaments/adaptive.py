@@ -10,20 +10,28 @@ ranks above B, ½ on equal ranks, 0 below, and the model says A's expected score
 entrant of Elo 0, so that an entrant with no match (a newcomer) or only wins still has a finite
 Elo. Equal Elo (to a thousandth) is ordered by entrant id.
 
-**A neighbour pair's interval.** For two entrants next to each other in the ranking, only their
-own meetings count: the *duplicate sets* at whose table both sat, complete (every rotation played).
-Their score rate in a set is the upper one's points against the lower one over the set's matches
-(``tournaments.stats``: the pentanomial for two players). The interval on the pair's score rate is
-a *confidence sequence* (Robbins' normal mixture, ``tournaments.stats``): it covers the true rate at ``confidence`` at
-every look at once, so looking after every batch and stopping when it settles does not raise the
-error rate, as repeated fixed-size intervals would. The spread is the sets' observed variance,
-with two pseudo-sets of variance 1/8 added so that a few equal results are not taken as certainty
-(the sequence's guarantee is for a known variance: with the observed one it is approximate).
+**What the stop promises.** No entrant stands above one that beats it by more than ``margin``
+(in score rate): an indifference zone. A neighbour pair is *settled* when the data shows, at
+``confidence``, that the upper one's expected score against the lower one is at least
+½ − ``margin``: *ordered* when it is shown above ½, *level* when only the weaker claim is shown.
+Whatever the truth inside the zone (copies, near-ties), the claim can be reached, so the stop
+comes: a pair whose truth is ½ needs an information of about
+log(1 / (¾ × (1 − confidence))) / (step² / 2), the step being the margin in the natural log of
+the strength ratio (0.2 for 0.05): 164 at 95 %, some 440 direct matches of two copies in
+duplicate sets.
 
-**The stopping rule.** A neighbour pair is *ordered* when the interval lies above ½, *level* when
-it lies inside ½ ± ``margin``; the run stops, *settled*, when every neighbour pair is one or the
-other, after a complete batch; or when ``max_matches`` are played. The confidence of a pair is the
-largest level at which its interval shows its state.
+**The evidence.** The fit's Elo difference of the two and its standard error
+(``stats.bradley_terry_spread``: every match counts, so a pair is also compared through its
+common opponents), the variance scaled by the field's *dispersion* (:func:`dispersion`: the
+pairs' set scores spread less than independent wins and losses would, since a duplicate set
+cancels luck and a draw is half a point). The claim is tested by a mixture of sequential
+likelihood ratios (``stats.shifted_evidence``), valid at every look at once, so looking after
+every batch and stopping when it settles does not raise the error rate. A pair's lower bound is
+``stats.shifted_lower_bound``; its confidence of a state, the largest at which it is shown.
+
+**The cut.** Neighbours' claims alone could chain (A level with B, B with C, C far above A), so
+the pair below rank r is in doubt also while any pair across it (one at or above r, one below)
+is not shown within the margin.
 
 **The choice.** A batch holds ``batch_sets`` sets. Each goes to the neighbour pair in doubt that
 has not met yet, else to the one most likely to be the wrong way round by more than
@@ -49,6 +57,7 @@ epoch the same way (:func:`resumed_plan`).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -62,12 +71,11 @@ from tournaments.plan import among
 from tournaments.schedule import ScheduledMatch
 from tournaments.seeds import deal_seed
 from tournaments.stats import (
-    bradley_terry_elo, bradley_terry_spread, points, score_to_elo, sequence_confidence,
-    sequence_half_width)
+    bradley_terry_elo, bradley_terry_spread, elo_to_score, points, score_to_elo, shifted_confidence,
+    shifted_evidence, shifted_lower_bound)
 
 MATCHES_PER_WORKER = 4    # a batch: about this many matches for each match played at once
-PRIOR_SETS = 2.0          # pseudo-sets added to each pair's spread ...
-PRIOR_VARIANCE = 0.125    # ... of this variance (a set of two independent even matches)
+PRIOR_SETS = 20.0         # pseudo-sets of the model's own spread added to the dispersion's count
 CHOICE_TOLERANCE = 0.15   # the choice looks for misorders by more than this score rate
 ORDERED, LEVEL, IN_DOUBT = "ordered", "level", "in doubt"
 SETTLED, MAX_MATCHES = "settled", "max_matches"
@@ -120,18 +128,19 @@ def round_robin_matches(entrants: int, players: int) -> int:
 
 @dataclass(frozen=True)
 class PairState:
-    """Two neighbours of the ranking: the upper one's score rate against the lower one in the
-    sets they met in, its interval, and the stopping rule's view of them."""
+    """Two neighbours of the ranking: the upper one's expected score against the lower one by the
+    ranking's fit, its one-sided lower bound, and the stopping rule's view of them."""
 
     above: int
     below: int
-    sets: int
-    score: float | None   # mean score rate of ``above`` per match, None before a set
-    low: float
-    high: float
-    ordered: float        # the confidence at which the interval lies above ½
-    level: float          # the confidence at which it lies inside ½ ± margin
+    sets: int             # complete sets the two met in
+    score: float | None   # ``above``'s expected score against ``below`` by the fit; None: no data
+    low: float            # at least this, at ``confidence``, at every look (a confidence sequence)
+    high: float           # at most this, the same way
+    ordered: float        # the confidence at which ``above`` is shown stronger (low above ½)
+    level: float          # the confidence at which it is shown not weaker by more than the margin
     state: str            # ordered | level | in doubt
+    needed: int = 0       # while in doubt: about how many more sets of the two settle it
 
     @property
     def shown(self) -> float:
@@ -143,21 +152,40 @@ class PairState:
         return max(self.ordered, self.level)
 
 
-def pair_state(above: int, below: int, scores: Sequence[float], confidence: float,
-               margin: float) -> PairState:
-    """``scores``: ``above``'s score rate in each complete set the two met in."""
-    n = len(scores)
-    if n == 0:
-        return PairState(above, below, 0, None, 0.0, 1.0, 0.0, 0.0, IN_DOUBT)
-    mean = sum(scores) / n
-    variance = ((sum((x - mean) ** 2 for x in scores) + PRIOR_SETS * PRIOR_VARIANCE)
-                / (n + PRIOR_SETS))
-    h = sequence_half_width(n, variance, confidence)
-    ordered = sequence_confidence(n, variance, mean - 0.5)
-    level = sequence_confidence(n, variance, margin - abs(mean - 0.5))
-    state = ORDERED if mean - h > 0.5 else LEVEL if abs(mean - 0.5) + h < margin else IN_DOUBT
-    return PairState(above, below, n, mean, max(0.0, mean - h), min(1.0, mean + h), ordered, level,
-                     state)
+def settles(diff: float, spread: float, confidence: float, step: float) -> bool:
+    """Whether a pair whose Elo difference by the fit is ``diff``, of standard error ``spread``,
+    is shown at ``confidence`` not below by more than ``step`` (:func:`stats.shifted_evidence`)."""
+    if not math.isfinite(spread) or spread <= 0:
+        return False
+    evidence = shifted_evidence(diff / ELO_SCALE, (ELO_SCALE / spread) ** 2, -step / ELO_SCALE,
+                                step / ELO_SCALE)
+    return evidence >= 1 / (1 - confidence)
+
+
+def pair_state(above: int, below: int, sets: int, diff: float, spread: float, confidence: float,
+               margin: float, players: int = 2) -> PairState:
+    """The neighbour pair (``above``, ``below``) whose Elo difference by the fit is ``diff`` with
+    standard error ``spread`` (Elo; the dispersion already counted), and who met in ``sets``
+    complete sets."""
+    if not math.isfinite(spread) or spread <= 0:
+        return PairState(above, below, sets, None, 0.0, 1.0, 0.0, 0.0, IN_DOUBT)
+    information = (ELO_SCALE / spread) ** 2  # on the natural log of the strength ratio
+    step = score_to_elo(0.5 + margin)
+    shift, estimate = step / ELO_SCALE, diff / ELO_SCALE
+    low = ELO_SCALE * shifted_lower_bound(estimate, information, confidence, shift)
+    ordered = shifted_confidence(estimate, information, 0.0, shift)
+    level = shifted_confidence(estimate, information, -shift, shift)
+    state = ORDERED if ordered >= confidence else LEVEL if level >= confidence else IN_DOUBT
+    high = ELO_SCALE * -shifted_lower_bound(-estimate, information, confidence, shift)
+    needed = 0
+    if state == IN_DOUBT:  # the information that settles it, the difference kept (at least 0) ...
+        kept, more = max(estimate, 0.0), information
+        while shifted_confidence(kept, more, -shift, shift) < confidence:
+            more = 1.25 * more + 1
+        # ... as sets of the two, each as ``players`` even matches
+        needed = max(1, math.ceil((more - information) / (players * EVEN_MATCH)))
+    return PairState(above, below, sets, elo_to_score(diff), elo_to_score(low),
+                     elo_to_score(high), ordered, level, state, needed)
 
 
 class Tally:
@@ -170,6 +198,7 @@ class Tally:
         self.games: dict[tuple[int, int], int] = defaultdict(int)       # a < b: matches together
         self.sets: dict[tuple[int, int], list[float]] = defaultdict(list)  # a < b: a's set rates
         self.entrant_sets: dict[int, int] = defaultdict(int)
+        self.moments: dict[tuple[int, int], list[float]] = {}  # a < b: sets, Σ rate, Σ rate²
         self._open: dict[tuple[int, int, int], list[float]] = defaultdict(list)  # (deal, a, b)
         self._seated: dict[int, int] = defaultdict(int)  # deal -> matches counted
 
@@ -186,7 +215,12 @@ class Tally:
                     got = self._open[(match.deal, a, b)]
                     got.append(pts)
                     if len(got) == self.players:  # the set is complete for this pair
-                        self.sets[(a, b)].append(sum(got) / self.players)
+                        rate = sum(got) / self.players
+                        self.sets[(a, b)].append(rate)
+                        m = self.moments.setdefault((a, b), [0.0, 0.0, 0.0])
+                        m[0] += 1
+                        m[1] += rate
+                        m[2] += rate * rate
                         del self._open[(match.deal, a, b)]
         self._seated[match.deal] += 1
         if self._seated[match.deal] == self.players:
@@ -218,13 +252,53 @@ class Standing:
         return sum(1 for p in self.pairs if p.state == state)
 
 
+def dispersion(tally: Tally, elo: Mapping[int, float]) -> float:
+    """How the spread of the pairs' set scores compares with the fit's own (independent matches of
+    a win or a loss): the observed squares of their distance from the fit's expected score over
+    the model's variance, summed over every pair's complete sets, with PRIOR_SETS sets at 1.
+    Duplicate sets (the luck cancels) and draws make it smaller than 1; it scales the fit's
+    variances."""
+    k = tally.players
+    prior = PRIOR_SETS * EVEN_MATCH / k
+    seen, model = prior, prior
+    for (a, b), (n, total, squares) in tally.moments.items():
+        if a in elo and b in elo:
+            p = elo_to_score(elo[a] - elo[b])
+            seen += squares - 2 * p * total + n * p * p
+            model += n * p * (1 - p) / k
+    return seen / model
+
+
 def standing(entrants: Sequence[int], tally: Tally, confidence: float, margin: float,
              start: Mapping[int, float] | None = None) -> Standing:
     elo = bradley_terry_elo(entrants, tally.games, tally.points, start)
     ranking = tuple(sorted(entrants, key=lambda e: (-round(elo[e], 3), e)))
     neighbours = list(zip(ranking, ranking[1:]))
-    pairs = tuple(pair_state(a, b, tally.rates(a, b), confidence, margin) for a, b in neighbours)
-    spread = bradley_terry_spread(elo, tally.games, neighbours)
+    n = len(ranking)
+    spread = bradley_terry_spread(elo, tally.games, [(ranking[i], ranking[j]) for i in range(n)
+                                                     for j in range(i + 1, n)])
+    scale = math.sqrt(dispersion(tally, elo))
+
+    def state(a: int, b: int) -> PairState:
+        return pair_state(a, b, len(tally.rates(a, b)), elo[a] - elo[b], spread[(a, b)] * scale,
+                          confidence, margin, tally.players)
+
+    pairs = tuple(state(a, b) for a, b in neighbours)
+    # the cut below rank r holds when nobody at or above it is shown weaker by more than the margin
+    # than anybody below it: the neighbours' claims alone could chain (A level with B, B with C,
+    # while C beats A by more than the margin); a cut is in doubt while any pair across it is
+    step = score_to_elo(0.5 + margin)
+    doubt: dict[int, PairState] = {}
+    for i in range(n):
+        for j in range(i + 2, n):
+            a, b = ranking[i], ranking[j]
+            if not settles(elo[a] - elo[b], spread[(a, b)] * scale, confidence, step):
+                across = state(a, b)
+                for r in range(i, j):
+                    if r not in doubt or doubt[r].needed < across.needed:
+                        doubt[r] = across
+    pairs = tuple(dataclasses.replace(p, state=IN_DOUBT, needed=max(p.needed, doubt[r].needed))
+                  if r in doubt and p.state != IN_DOUBT else p for r, p in enumerate(pairs))
     return Standing(ranking, elo, pairs, {e: tally.entrant_sets.get(e, 0) for e in entrants},
                     tuple(spread[pair] for pair in neighbours))
 
@@ -401,12 +475,20 @@ class Summary:
         return "Adaptive: not settled yet"
 
     def pair_text(self, p: PairState) -> str:
+        """The pair's state in words: ``settled: A above B (A scores 61 %, at least 55 % at 95 %
+        confidence)``, ``in doubt: about 40 more sets needed (...)``."""
         a, b = self.names[p.above], self.names[p.below]
         if p.score is None:
-            return f"{a} > {b}: no set yet"
-        return (f"{a} {'=' if p.state == LEVEL else '>'} {b}: {p.state} at "
-                f"{100 * p.shown:.1f}% ({p.sets} sets, score {100 * p.score:.1f}% "
-                f"[{100 * p.low:.1f}, {100 * p.high:.1f}])")
+            return f"in doubt: {a} and {b}, no result yet"
+        conf = f"{100 * self.confidence:g} %"
+        evidence = f"{a} scores {_pct(p.score)} against {b}, at least {_pct(p.low)}"
+        if p.state == ORDERED:
+            return f"settled: {a} above {b} ({evidence} at {conf} confidence)"
+        if p.state == LEVEL:
+            return (f"settled: {a} not below {b} by more than {_pct(self.margin)} ({evidence} at "
+                    f"{conf} confidence)")
+        return (f"in doubt: {a} and {b}, about {p.needed} more set{'s' if p.needed != 1 else ''} "
+                f"needed ({evidence} so far at {conf} confidence)")
 
     def line(self) -> str:
         """The one line a run ends with."""
@@ -417,6 +499,14 @@ class Summary:
                 f"of {self.round_robin}; at most {self.max_matches}): of {len(self.pairs)} "
                 f"neighbour pairs {ordered} ordered, {len(self.pairs) - ordered - doubt} level, "
                 f"{doubt} in doubt (confidence {self.confidence:g} each, margin {self.margin:g})")
+
+
+def _pct(rate: float) -> str:
+    """A rate as a person reads it: whole percent (a tenth near 0 or 100)."""
+    shown = f"{100 * rate:.0f}"
+    if shown in ("0", "100") and 0 < rate < 1:
+        shown = f"{100 * rate:.1f}"
+    return f"{shown} %"
 
 
 def replay(settings: Settings, entrants: Sequence[int], results: Mapping[int, Any]) -> Plan:

@@ -28,15 +28,19 @@ every one of its matches is played.
   ``log((1 − β) / α)``.
 - The Elo estimate and its 95 % interval: the mean score per match and its normal-approximation
   interval from the spread of the set scores, turned into Elo (fishtest ``stat_util.get_elo``).
-- A confidence sequence on a mean (the adaptive format's intervals): Robbins' normal mixture,
-  ``|mean − μ| ≤ √((nv + ρ)(log(1 + nv/ρ) + 2 log(2/α))) / n`` for ``n`` values of variance ``v``,
-  ``ρ = v × 30`` (Howard, Ramdas, McAuliffe, Sekhon, "Time-uniform, nonparametric, nonasymptotic
-  confidence sequences", 2021, the normal-mixture boundary): it holds at every ``n`` at once.
+- A lower confidence bound valid at every look (the adaptive format's stop): the likelihood
+  ratio of a normal estimate's truth being ``d + s`` against ``d``, mixed over ``s`` = the margin
+  × 1, 2, 4, … 32 (weights ¾, then equal shares), is a nonnegative supermartingale under any
+  truth at or below ``d``; by Ville's inequality it ever reaches ``1/α`` with chance at most
+  ``α`` (Wald's sequential probability ratio test with one boundary; Ramdas, Grünwald, Vovk,
+  Shafer, "Game-theoretic statistics and safe anytime-valid inference", 2023).
 - Elo fitted to a field: the Bradley–Terry model's maximum likelihood (Zermelo; Hunter, "MM
   algorithms for generalized Bradley–Terry models", 2004), with one drawn match each against a
   virtual entrant of Elo 0.
-- P(A ranks above B) from TrueSkill: ``Φ((μ_A − μ_B) / √(σ_A² + σ_B²))``, the chance that A's
-  skill exceeds B's under the two independent Gaussian beliefs.
+- The chance that A is the stronger: the fit's normal estimate (covariance: the inverse
+  information, scaled by the dispersion) under a normal prior on the strengths of spread τ,
+  mixed over τ by its marginal likelihood (empirical Bayes with the spread's uncertainty kept;
+  Efron and Morris, "Stein's estimation rule and its competitors", 1973).
 """
 from __future__ import annotations
 
@@ -50,10 +54,10 @@ from typing import Any
 REGULARIZE = 1e-3      # what a zero count becomes before estimating (fishtest, fastchess)
 SCORE_CLAMP = 1e-3     # scores are clamped to [0.001, 0.999] before turning into Elo (fishtest)
 CONFIDENCE = 0.95
-TIGHT_SETS = 30        # a confidence sequence is tuned to be narrowest around this many values
 FIT_TOLERANCE = 1e-9   # Newton steps (natural log of the strength) smaller than this: done
 FIT_ITERATIONS = 200
 MAX_STEP = 2.0         # no Newton step larger than this (a safeguard far from the optimum)
+ELO_SCALE = 400 / math.log(10)  # Elo per unit of the natural log of the strength
 
 
 # ----- Elo and scores ---------------------------------------------------------------------------
@@ -176,36 +180,56 @@ def estimate(counts: Sequence[int], confidence: float = CONFIDENCE) -> Estimate 
                     los=los)
 
 
-def p_above(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float) -> float:
-    """P(A's skill > B's) for independent Gaussian beliefs N(μ, σ²) (TrueSkill's ratings)."""
-    spread = math.hypot(sigma_a, sigma_b)
-    if spread == 0:
-        return 0.5 if mu_a == mu_b else float(mu_a > mu_b)
-    return NormalDist().cdf((mu_a - mu_b) / spread)
-
-
 # ----- a confidence sequence, and Elo fitted to a field ----------------------------------------
 
-def _log_term(n: float, alpha: float) -> float:
-    return math.log(1 + n / TIGHT_SETS) + 2 * math.log(2 / alpha)
+SHIFTS = 6              # the likelihood ratios mixed: of a value against it + shift × 1, 2, 4, …
+FIRST_WEIGHT = 0.75     # the weight of the first (the margin itself); the rest share the remainder
+MAX_EXPONENT = 700.0    # exp() beyond this overflows: the evidence is overwhelming anyway
 
 
-def sequence_half_width(sets: int, variance: float, confidence: float) -> float:
-    """Half the width of the confidence sequence (Robbins' normal mixture) on the mean of ``sets``
-    values of ``variance`` each, at ``confidence``: it holds at every ``sets`` at once."""
-    if sets == 0:
-        return math.inf
-    total = sets * variance + variance * TIGHT_SETS
-    return math.sqrt(total * _log_term(sets, 1 - confidence)) / sets
-
-
-def sequence_confidence(sets: int, variance: float, width: float) -> float:
-    """The confidence whose :func:`sequence_half_width` is ``width`` (0 when none is that narrow)."""
-    if sets == 0 or width <= 0:
+def shifted_evidence(estimate: float, information: float, value: float, shift: float) -> float:
+    """The evidence that the truth behind a normal estimate of Fisher ``information`` (1 / its
+    variance) is above ``value``: a mixture of the likelihood ratios of ``value + shift × 2^k``
+    against ``value`` (k = 0 … SHIFTS − 1, weights FIRST_WEIGHT, then equal shares). Under any
+    truth at or below ``value`` it is a (super)martingale of mean at most 1, so by Ville's
+    inequality it ever reaches 1 / (1 − c) with chance at most 1 − c, however often it is looked
+    at (a sequential probability ratio test, Wald, with one boundary). The first ratio, made for
+    the margin, settles near-ties soonest; the others settle wide gaps quickly."""
+    if information <= 0:
         return 0.0
-    total = sets * variance + variance * TIGHT_SETS
-    log_alpha = -((width * sets) ** 2 / total - math.log(1 + sets / TIGHT_SETS)) / 2
-    return min(1.0, max(0.0, 1 - 2 * math.exp(log_alpha)))
+    rest = (1 - FIRST_WEIGHT) / (SHIFTS - 1)
+    total = 0.0
+    for k in range(SHIFTS):
+        s = shift * 2 ** k
+        exponent = s * information * (estimate - value) - s * s * information / 2
+        total += (FIRST_WEIGHT if k == 0 else rest) * math.exp(min(exponent, MAX_EXPONENT))
+    return total
+
+
+def shifted_confidence(estimate: float, information: float, value: float, shift: float) -> float:
+    """The confidence at which the truth is shown above ``value`` (:func:`shifted_evidence`)."""
+    evidence = shifted_evidence(estimate, information, value, shift)
+    return max(0.0, 1 - 1 / evidence) if evidence > 0 else 0.0
+
+
+def shifted_lower_bound(estimate: float, information: float, confidence: float,
+                        shift: float) -> float:
+    """The highest value the truth is shown above at ``confidence`` (−inf with no information):
+    a lower confidence bound that holds at every look at once."""
+    if information <= 0:
+        return -math.inf
+    need = 1 / (1 - confidence)
+    high = estimate
+    low = estimate - shift
+    while shifted_evidence(estimate, information, low, shift) < need:
+        low = estimate - 2 * (estimate - low)
+    for _ in range(60):
+        mid = (low + high) / 2
+        if shifted_evidence(estimate, information, mid, shift) >= need:
+            low = mid
+        else:
+            high = mid
+    return low
 
 
 def bradley_terry_elo(entrants: Sequence[int], games: Mapping[tuple[int, int], int],
@@ -247,17 +271,15 @@ def bradley_terry_elo(entrants: Sequence[int], games: Mapping[tuple[int, int], i
 
 
 
-def bradley_terry_spread(elo: Mapping[int, float], games: Mapping[tuple[int, int], int],
-                         pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], float]:
-    """The standard error (Elo) of ``elo[a] - elo[b]`` for each ``(a, b)`` in ``pairs``, from the
-    fit of :func:`bradley_terry_elo` at ``elo``: the inverse of its likelihood's curvature (the
-    observed Fisher information, the virtual entrant's drawn match included), which folds in every
-    match, so that two entrants who never met are still compared through their opponents."""
+def bradley_terry_information(elo: Mapping[int, float], games: Mapping[tuple[int, int], int]
+                              ) -> list[list[float]]:
+    """The observed Fisher information of :func:`bradley_terry_elo`'s fit at ``elo``, on the
+    natural log of the strengths, rows and columns in ``elo``'s order (the virtual entrant's drawn
+    match included, so every diagonal dominates)."""
     ids = list(elo)
     at = {e: i for i, e in enumerate(ids)}
     n = len(ids)
-    scale = 400 / math.log(10)
-    theta = [elo[e] / scale for e in ids]
+    theta = [elo[e] / ELO_SCALE for e in ids]
     info = [[0.0] * n for _ in range(n)]
     for i in range(n):
         p = 1 / (1 + math.exp(-theta[i]))
@@ -271,21 +293,95 @@ def bradley_terry_spread(elo: Mapping[int, float], games: Mapping[tuple[int, int
             info[j][j] += w
             info[i][j] -= w
             info[j][i] -= w
-    # Gauss–Jordan without pivoting: the matrix is diagonally dominant (the virtual entrant's
-    # term on the diagonal), so every pivot is positive
-    inverse = [[float(r == c) for c in range(n)] for r in range(n)]
-    for c in range(n):
-        pivot = 1 / info[c][c]
-        info[c] = [x * pivot for x in info[c]]
-        inverse[c] = [x * pivot for x in inverse[c]]
-        for r in range(n):
-            f = info[r][c]
-            if r != c and f:
-                info[r] = [x - f * y for x, y in zip(info[r], info[c])]
-                inverse[r] = [x - f * y for x, y in zip(inverse[r], inverse[c])]
-    return {(a, b): scale * math.sqrt(max(0.0, inverse[at[a]][at[a]] + inverse[at[b]][at[b]]
-                                          - 2 * inverse[at[a]][at[b]]))
+    return info
+
+
+def inverse(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The inverse of a positive definite matrix (:func:`solve`)."""
+    return solve(matrix)[0]
+
+
+def bradley_terry_spread(elo: Mapping[int, float], games: Mapping[tuple[int, int], int],
+                         pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], float]:
+    """The standard error (Elo) of ``elo[a] - elo[b]`` for each ``(a, b)`` in ``pairs``, from the
+    fit of :func:`bradley_terry_elo` at ``elo``: the inverse of its likelihood's curvature
+    (:func:`bradley_terry_information`), which folds in every match, so that two entrants who
+    never met are still compared through their opponents."""
+    at = {e: i for i, e in enumerate(elo)}
+    cov = inverse(bradley_terry_information(elo, games))
+    return {(a, b): ELO_SCALE * math.sqrt(max(0.0, cov[at[a]][at[a]] + cov[at[b]][at[b]]
+                                              - 2 * cov[at[a]][at[b]]))
             for a, b in pairs}
+
+
+SPREADS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.55, 0.7, 0.85, 1.0, 1.25, 1.5, 2.0, 3.0)  # the spreads tried
+
+
+def solve(matrix: Sequence[Sequence[float]]) -> tuple[list[list[float]], float]:
+    """The inverse of a positive definite matrix and the log of its determinant (Gauss–Jordan
+    without pivoting; every pivot is positive)."""
+    n = len(matrix)
+    work = [list(row) for row in matrix]
+    out = [[float(r == c) for c in range(n)] for r in range(n)]
+    log_det = 0.0
+    for c in range(n):
+        log_det += math.log(work[c][c])
+        pivot = 1 / work[c][c]
+        work[c] = [x * pivot for x in work[c]]
+        out[c] = [x * pivot for x in out[c]]
+        for r in range(n):
+            f = work[r][c]
+            if r != c and f:
+                work[r] = [x - f * y for x, y in zip(work[r], work[c])]
+                out[r] = [x - f * y for x, y in zip(out[r], out[c])]
+    return out, log_det
+
+
+def chances_above(elo: Mapping[int, float], games: Mapping[tuple[int, int], int],
+                  dispersion: float = 1.0) -> dict[tuple[int, int], float]:
+    """For every two entrants (a, b): the chance that a is truly the stronger, given the fit of
+    :func:`bradley_terry_elo` at ``elo`` (a normal estimate, its covariance the inverse of the
+    information, scaled by ``dispersion``: how the results spread against the model's
+    independent wins and losses) and a prior that the field's strengths are drawn from one
+    normal distribution of unknown spread τ. Each τ of SPREADS (0: a field of copies, where every
+    chance is ½) is weighed by how likely it makes the fitted Elos (their spread against what
+    their own errors account for), equally a priori; the chance is the mixture of the normal
+    posteriors' Φ(mean difference / its standard deviation). Hedging over τ, rather than taking
+    its estimate for certain, keeps a field of copies or of near-ties from being called apart."""
+    ids = list(elo)
+    n = len(ids)
+    if n < 2:
+        return {}
+    info = [[x / dispersion for x in row] for row in bradley_terry_information(elo, games)]
+    cov = inverse(info)
+    theta = [elo[e] / ELO_SCALE for e in ids]
+    mean = sum(theta) / n
+    dev = [t - mean for t in theta]
+    weights, chances = [], []
+    for tau in SPREADS:
+        if tau == 0:  # no spread: the data are noise around one strength
+            inv, log_det = solve(cov)
+            chance = [[0.5] * n for _ in range(n)]
+        else:
+            inv, log_det = solve([[cov[r][c] + (tau * tau if r == c else 0.0) for c in range(n)]
+                                   for r in range(n)])
+            precision = [[info[r][c] + (1 / tau ** 2 if r == c else 0.0) for c in range(n)]
+                         for r in range(n)]
+            post = inverse(precision)
+            pulled = [sum(info[r][c] * theta[c] for c in range(n)) + mean / tau ** 2
+                      for r in range(n)]
+            centre = [sum(post[r][c] * pulled[c] for c in range(n)) for r in range(n)]
+            chance = [[NormalDist().cdf((centre[i] - centre[j]) / math.sqrt(max(
+                1e-300, post[i][i] + post[j][j] - 2 * post[i][j]))) if i != j else 0.5
+                for j in range(n)] for i in range(n)]
+        quad = sum(dev[r] * inv[r][c] * dev[c] for r in range(n) for c in range(n))
+        weights.append(-0.5 * (quad + log_det))
+        chances.append(chance)
+    top = max(weights)
+    weights = [math.exp(w - top) for w in weights]
+    total = sum(weights)
+    return {(a, b): sum(w * ch[i][j] for w, ch in zip(weights, chances)) / total
+            for i, a in enumerate(ids) for j, b in enumerate(ids) if i != j}
 
 # ----- counting outcomes per duplicate set ------------------------------------------------------
 
@@ -346,6 +442,8 @@ def pair_counts(matches: Iterable[Any], set_size: int) -> dict[tuple[int, int], 
     return out
 
 
-__all__ = ["Estimate", "PairCounts", "bradley_terry_elo", "bradley_terry_spread", "elo_to_score",
-           "estimate", "llr_logistic", "mle_expected", "p_above", "pair_counts", "points", "regularize",
-           "score_to_elo", "sequence_confidence", "sequence_half_width", "sprt_bounds"]
+__all__ = ["Estimate", "PairCounts", "bradley_terry_elo", "bradley_terry_information",
+           "bradley_terry_spread", "chances_above", "elo_to_score", "inverse", "solve",
+           "estimate", "llr_logistic", "mle_expected",
+           "pair_counts", "points", "regularize", "score_to_elo", "shifted_confidence", "shifted_evidence",
+           "shifted_lower_bound", "sprt_bounds"]

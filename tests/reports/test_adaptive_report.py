@@ -34,10 +34,11 @@ def test_the_box_says_the_stop_and_each_neighbour_pair() -> None:
     assert facts["Stopped"] == "max_matches (7) reached"
     assert facts["Matches"] == "7, 1.17 times the 6 of one round-robin round of this field"
     assert facts["Ranking"] == "ann > bob > cy"
-    assert box.pairs == [("ann", "bob", ORDERED, "97.0%; 3 sets, score 75.0% (55.0–95.0%)"),
-                         ("bob", "cy", IN_DOUBT, "no set yet")]
+    ann_bob = "settled: ann above bob (ann scores 75 % against bob, at least 55 % at 95 % confidence)"
+    assert box.pairs == [("ann", "bob", ORDERED, ann_bob),
+                         ("bob", "cy", IN_DOUBT, "in doubt: bob and cy, no result yet")]
     rows = {(r.a.name, r.b.name): r.rule for r in SiteModel(d).head_to_head().pairs}
-    assert rows[("ann", "bob")] == "ordered at 97.0%"
+    assert rows[("ann", "bob")] == ann_bob
     assert rows[("ann", "cy")] == ""  # not neighbours
     assert SiteModel(data()).index(chart_svg="").adaptive is None  # other formats: no box
     assert all(r.rule == "" for r in SiteModel(data()).head_to_head().pairs)
@@ -52,7 +53,49 @@ def test_a_level_pair_shows_its_level_confidence() -> None:
                                                                               BOB: "bob"})
     box = SiteModel(d).index(chart_svg="").adaptive
     assert box is not None and box.settled and box.headline == "Adaptive: ranking settled"
-    assert box.pairs[0][2:] == (LEVEL, "96.0%; 3 sets, score 50.0% (47.0–53.0%)")
+    assert box.pairs[0][2:] == (LEVEL, "settled: ann not below bob by more than 5 % (ann scores "
+                                       "50 % against bob, at least 47 % at 95 % confidence)")
+
+
+def test_every_page_follows_the_settled_ranking_and_says_so() -> None:
+    """TrueSkill's standings say ann, bob, cy; the adaptive run settled cy above bob above ann:
+    the leaderboard, the head-to-head matrix and the bots' ranks follow the settled order (a
+    settled pair is never shown the other way round), and the note says which order and why."""
+    d = data()
+    d.adaptive = Summary(
+        stop="settled", matches=7, max_matches=100, round_robin=6, confidence=0.95, margin=0.05,
+        ranking=("cy", "bob", "ann"), elo=(40.0, 0.0, -40.0),
+        pairs=(PairState(CY, BOB, 3, 0.6, 0.52, 0.7, 0.96, 0.99, ORDERED),
+               PairState(BOB, ANN, 3, 0.5, 0.46, 0.54, 0.5, 0.96, LEVEL)),
+        names={ANN: "ann", BOB: "bob", CY: "cy"})
+    model = SiteModel(d)
+    index = model.index(chart_svg="")
+    assert [r.bot.name for r in index.leaderboard] == ["cy", "bob", "ann"]
+    assert [r.rank for r in index.leaderboard] == [1, 2, 3]
+    assert [b.name for b in model.head_to_head().bots] == ["cy", "bob", "ann"]
+    assert [b.name for b in index.chart_legend] == ["cy", "bob", "ann"]
+    assert index.order[0] == "ranked by the adaptive run's settled ranking"
+    assert "μ − 3σ would place 2 of 3 bots elsewhere" in index.order[1]
+    for p in d.adaptive.pairs:  # a settled pair: never shown the other way round
+        assert model.order[p.above] < model.order[p.below]
+    assert SiteModel(data()).index(chart_svg="").order[0] == "rated with TrueSkill, ranked by μ − 3σ"
+    assert [r.bot.name for r in SiteModel(data()).index(chart_svg="").leaderboard] == [
+        "ann", "bob", "cy"]
+
+
+def test_a_pair_in_doubt_says_how_many_sets_it_needs_and_never_a_zero_confidence() -> None:
+    d = data()
+    d.adaptive = Summary(
+        stop=None, matches=7, max_matches=100, round_robin=6, confidence=0.95, margin=0.05,
+        ranking=("ann", "bob"), elo=(0.0, 0.0),
+        pairs=(PairState(ANN, BOB, 2, 0.5, 0.2, 0.8, 0.0, 0.0, IN_DOUBT, 120),), names={
+            ANN: "ann", BOB: "bob"})
+    box = SiteModel(d).index(chart_svg="").adaptive
+    assert box is not None
+    text = box.pairs[0][3]
+    assert text == ("in doubt: ann and bob, about 120 more sets needed (ann scores 50 % against "
+                    "bob, at least 20 % so far at 95 % confidence)")
+    assert "0.0 %" not in text and "[0.0" not in text
 
 
 @pytest.mark.slow

@@ -1,5 +1,5 @@
 """The report of pair statistics and of a sequential test: the head-to-head page's pairs (counts
-per duplicate set, score and Elo intervals, P(ranks above)) from hand-made data, and a real SPRT
+per duplicate set, score and Elo intervals, P(stronger)) from hand-made data, and a real SPRT
 of bundled bots whose index shows the verdict's box, in a real Chromium."""
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from reports.data import EntrantInfo, MatchInfo, Standing, TournamentData
 from reports.model import SiteModel
 from tests.reports.browser import DESKTOP, Browser
 from tests.reports.conftest import ROOT, play, screenshot_dir
+from tournaments.adaptive import Met
+from tournaments.chances import chances
 from tournaments.stats import estimate
 from tournaments.sprt import store_summary
 from tournaments.store import Store
@@ -50,7 +52,10 @@ def test_the_full_head_to_head_page_lists_every_pair_by_duplicate_set() -> None:
     e = estimate([0, 1, 1, 0, 1])
     assert ab.score == f"{100 * e.score:.1f}% ({100 * e.score_low:.1f}–{100 * e.score_high:.1f}%)"
     assert ab.elo == f"{e.elo:+.0f} ± {e.elo_margin:.0f}"
-    assert ab.p_above == f"{100 * NormalDist().cdf(2 / 2.5):.1f}%"  # (27 − 25) / √(1.5² + 2²)
+    # the chance from every match (tournaments.chances), not from TrueSkill's μ and σ
+    played = [Met(seats, ranks, seed) for seed, seats, ranks in MATCHES]
+    assert ab.p_above == f"{100 * chances([ANN, BOB, CY], played, 2)[(ANN, BOB)]:.1f}%"
+    assert ab.p_above != f"{100 * NormalDist().cdf(2 / 2.5):.1f}%"  # (27 − 25) / √(1.5² + 2²)
     ac = rows[("ann", "cy")]
     assert ac.sets == 0 and ac.pending == 1 and ac.score == "—"
     assert view.outcomes == "0, ½, 1, 1½, 2 points of 2"

@@ -8,7 +8,6 @@ trinomial", to 1 %, the precision they are published with).
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 from types import SimpleNamespace
 
 import pytest
@@ -17,7 +16,7 @@ from tournaments.config import FormatConfig
 from tournaments.sprt import H0, H1, Played, SequentialTest, summarize
 from tournaments.stats import (
     bradley_terry_elo, bradley_terry_spread, elo_to_score, estimate, llr_logistic, mle_expected,
-    p_above, pair_counts, score_to_elo, sprt_bounds,
+    pair_counts, score_to_elo, sprt_bounds,
 )
 
 
@@ -145,13 +144,6 @@ def test_all_wins_is_evidence_for_h1_and_a_finite_elo() -> None:
     assert e is not None and 800 < e.elo_low < e.elo <= 1200 and e.los == pytest.approx(1)
     e = estimate([10, 0, 0, 0, 0])
     assert e is not None and -1200 <= e.elo < -800
-
-
-def test_p_above_from_trueskill_ratings() -> None:
-    assert p_above(25, 0.6, 24, 0.8) == pytest.approx(NormalDist().cdf(1.0))  # √(.36+.64) = 1
-    assert p_above(24, 0.8, 25, 0.6) == pytest.approx(1 - NormalDist().cdf(1.0))
-    assert p_above(25, 2, 25, 3) == 0.5
-    assert p_above(26, 0, 25, 0) == 1.0
 
 
 # ----- counting per duplicate set ---------------------------------------------------------------
