@@ -9,6 +9,7 @@ from arena.game import Game
 from arena.games.block import Block
 from arena.games.dice_1000 import Dice1000
 from arena.games.domino_cribbage import DominoCribbage
+from arena.games import openspiel
 from arena.games.thousand import Thousand
 
 # pieces.js, pieces.css: the replay viewer's drawings of domino tiles, playing cards, dice, tracks
@@ -19,7 +20,10 @@ DEFAULT_GAME = Block.name  # what `arena demo` and the benchmarks play when no g
 
 
 def get_game(name: str) -> Game:
-    """The game registered under ``name``; an unknown name is a clear error."""
+    """The game registered under ``name``, or the OpenSpiel game ``openspiel:NAME``; an unknown
+    name is a clear error."""
+    if name.startswith(openspiel.PREFIX):
+        return openspiel.lookup(name)
     try:
         return GAMES[name]
     except KeyError:
