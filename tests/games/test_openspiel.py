@@ -165,3 +165,25 @@ def test_the_chosen_games_play_whole_matches_as_openspiel_does() -> None:
     for name in ("connect_four", "hex", "backgammon", "kuhn_poker", "leduc_poker", "liars_dice",
                  "goofspiel", "gin_rummy"):
         play_random(name, 3, None)
+
+
+# ----- through the command line and the sandbox -----------------------------------------------
+@pytest.mark.parametrize("name", ["leduc_poker", "goofspiel"])
+def test_arena_play_with_sandboxed_random_bots_matches_openspiel(name: str, tmp_path) -> None:
+    from arena.record import MatchRecord
+    from tests.conftest import BOTS
+    record_path = tmp_path / "match.json"
+    code, out = arena("play", "openspiel:" + name, str(BOTS / "random"), str(BOTS / "random"),
+                      "--seed", "6", "--replay", str(record_path))
+    assert code == 0, out
+    assert "[ok]" in out and "returns: random#0" in out
+    record = MatchRecord.from_json(record_path.read_text())
+    game = get_game(record.game)
+    values = {k: v for k, v in record.options.items() if k != "num_players"}
+    spiel = game.spiel_game(game.make_options(2, values), Chance(6)).new_initial_state()
+    steps = [e for e in record.events if e["type"] in ("chance", "action")]
+    for event in steps:
+        spiel.apply_action(event["id"])
+    assert spiel.is_terminal()
+    assert [float(r) for r in spiel.returns()] == record.events[-1]["returns"]
+    assert [e["action"] for e in steps if e["type"] == "action"] == [d["action"] for d in record.decisions]

@@ -150,6 +150,7 @@ def make_game(name: str) -> OpenSpielGame:
     default = default if default in counts else counts[0]
     perfect = spiel_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     attrs: dict[str, Any] = {
+        "__module__": __name__,  # its folder (Game.folder): the observation page, the drawer
         "name": catalog.PREFIX + name,
         "title": f"{declared.long_name} (OpenSpiel)",
         "player_counts": counts,
@@ -165,7 +166,7 @@ def make_game(name: str) -> OpenSpielGame:
     }
     cls = type(f"OpenSpiel_{name}", (OpenSpielGame,), attrs)
     game = cls()
-    cls.State = type(f"OpenSpielState_{name}", (OpenSpielState,), {"game": game})  # type: ignore[attr-defined]
+    cls.State = type(f"OpenSpielState_{name}", (OpenSpielState,), {"game": game, "__module__": __name__})  # type: ignore[attr-defined]
     return game
 
 
