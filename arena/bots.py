@@ -5,7 +5,7 @@ A bot is a folder holding a ``bot.toml`` manifest and its code::
     name = "greedy"                 # optional; defaults to the folder's name (see NAME_RULE)
     command = "python3 main.py"     # required: a string (split like a shell) or a list
     description = "Dumps heavy tiles first."   # optional
-    games = ["block"]               # optional: the games it plays
+    games = ["block"]               # optional: the games it plays ("openspiel:": all of that family)
     build = "make"                  # optional: a build step (a string or a list), see arena.build
 
 The command runs with the bot folder as its working directory. A bot with a ``build`` step is
@@ -69,6 +69,12 @@ class BotSpec:
     folder_bytes: int = DEFAULT_FOLDER_MB * MiB  # the most its files may hold (limit folder_mb)
     build: tuple[str, ...] = field(default_factory=tuple)  # the build step; () when there is none
     source: Path | None = None  # for a built bot: the folder it was built from (``path`` is the build)
+
+    def plays(self, game: str) -> bool:
+        """Whether the manifest lets the bot play ``game``: no ``games`` (every game), the game's
+        name, or its family (``"openspiel:"`` for every ``openspiel:NAME``)."""
+        return not self.games or any(game == g or (g.endswith(":") and game.startswith(g))
+                                     for g in self.games)
 
     def content_hash(self) -> str:
         """SHA-256 over the folder's files (names and bytes), to tell versions of a bot apart
@@ -297,7 +303,7 @@ def bundled_bots(game: str | None = None) -> list[BotSpec]:
     folders = sorted(p for p in BUNDLED_BOTS.iterdir() if (p / MANIFEST).is_file()) \
         if BUNDLED_BOTS.is_dir() else []
     bots = [load_bot(f) for f in folders]
-    return [b for b in bots if game is None or not b.games or game in b.games]
+    return [b for b in bots if game is None or b.plays(game)]
 
 
 def check_command(spec: BotSpec) -> None:

@@ -54,7 +54,7 @@ class CheckPlan:
 def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> list[str]:
     """Play the plan's matches against the random bot; list the problems found."""
     game = plan.game
-    if bot.games and game.name not in bot.games:
+    if not bot.plays(game.name):
         return [f"its manifest lists the games {list(bot.games)}, not {game.name!r}"]
     if bot.build:
         failure = build_first(bot, echo)

@@ -174,7 +174,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     bots = [BotSpec(HUMAN, Path(HUMAN), ()) if p == HUMAN else load_bot(p, limits.folder_mb)
             for p in bot_paths]
     for path, bot in zip(bot_paths, bots):
-        if path != HUMAN and bot.games and game.name not in bot.games:
+        if path != HUMAN and not bot.plays(game.name):
             raise ArenaError(f"bot {bot.name!r} ({path}) plays {', '.join(bot.games)}, not "
                              f"{game.name}; its manifest says so in 'games'")
     options = game.make_options(len(bots), parse_assignments(option_items))

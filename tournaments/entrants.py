@@ -72,7 +72,7 @@ def _entries(config: TournamentConfig,
                     skipped.append((str(folder), folder.name, str(exc)))
                     continue
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
-            if bot.games and config.game not in bot.games:
+            if not bot.plays(config.game):
                 if pattern:
                     continue
                 raise ConfigError(f"entrants[{i}]: bot {bot.name!r} ({ref.path}) plays "
