@@ -25,7 +25,7 @@ system-packages:
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,cluster]'
+	$(BIN)/python -m pip install -q -e '.[test,cluster,openspiel]'
 	touch $@
 
 clean:

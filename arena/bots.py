@@ -5,7 +5,7 @@ A bot is a folder holding a ``bot.toml`` manifest and its code::
     name = "greedy"                 # optional; defaults to the folder's name (see NAME_RULE)
     command = "python3 main.py"     # required: a string (split like a shell) or a list
     description = "Dumps heavy tiles first."   # optional
-    games = ["block"]               # optional: the games it plays
+    games = ["block"]               # optional: the games it plays ("openspiel:": all of that family)
     build = "make"                  # optional: a build step (a string or a list), see arena.build
 
 Other keys (``author = "Yan"``) are ignored: ``arena check`` names them, in case one is a typo.
@@ -80,6 +80,12 @@ class BotSpec:
         keys = ", ".join(repr(k) for k in self.ignored_keys)
         return (f"{MANIFEST}: {keys} {'is' if len(self.ignored_keys) == 1 else 'are'} not a key "
                 f"arena knows, and ignored (known keys: {', '.join(sorted(_KNOWN_KEYS))})")
+
+    def plays(self, game: str) -> bool:
+        """Whether the manifest lets the bot play ``game``: no ``games`` (every game), the game's
+        name, or its family (``"openspiel:"`` for every ``openspiel:NAME``)."""
+        return not self.games or any(game == g or (g.endswith(":") and game.startswith(g))
+                                     for g in self.games)
 
     def content_hash(self) -> str:
         """SHA-256 over the folder's files (names and bytes), to tell versions of a bot apart
@@ -381,7 +387,7 @@ def bundled_bots(game: str | None = None) -> list[BotSpec]:
     folders = sorted(p for p in BUNDLED_BOTS.iterdir() if (p / MANIFEST).is_file()) \
         if BUNDLED_BOTS.is_dir() else []
     bots = [load_bot(f) for f in folders]
-    return [b for b in bots if game is None or not b.games or game in b.games]
+    return [b for b in bots if game is None or b.plays(game)]
 
 
 def check_command(spec: BotSpec) -> None:

@@ -62,7 +62,7 @@ def check_bot(bot: BotSpec, plan: CheckPlan, echo: Callable[[str], None]) -> lis
     game = plan.game
     if bot.ignored_keys:
         echo(f"warning: {visible_line(bot.ignored_text())}")
-    if bot.games and game.name not in bot.games:
+    if not bot.plays(game.name):
         return [f"its manifest lists the games {list(bot.games)}, not {game.name!r}"]
     if bot.build:
         failure = build_first(bot, echo)

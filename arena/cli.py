@@ -17,7 +17,7 @@ from arena.bots import BotSpec, bundled_bots, find_bot
 from arena.clihelp import CONTEXT, SentenceGroup
 from arena.errors import ArenaError
 from arena.game import Game
-from arena.games import GAMES, get_game
+from arena.games import GAMES, get_game, openspiel
 from arena.browser import Table, serving, table_page
 from arena.human import HUMAN, Asked, Person
 from arena.options import field_choices, field_doc, option_fields, options_to_dict, parse_assignments
@@ -49,8 +49,10 @@ def cli() -> None:
 @click.argument("game_name", metavar="[GAME]", required=False)
 def games(game_name: str | None) -> None:
     """List the games: player counts, what kind of game each is, and every rule option."""
-    for game in ([get_game(game_name)] if game_name else GAMES.values()):
+    for game in ([get_game(game_name)] if game_name else [*GAMES.values(), *openspiel.listing()]):
         click.echo("\n".join(describe_game(game)))
+    if not game_name:
+        click.echo(openspiel.summary())
 
 
 @cli.command()
@@ -187,7 +189,7 @@ def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tu
     bots = [BotSpec(HUMAN, Path(HUMAN), ()) if p == HUMAN else find_bot(p, limits.folder_mb)
             for p in bot_paths]
     for path, bot in zip(bot_paths, bots):
-        if path != HUMAN and bot.games and game.name not in bot.games:
+        if path != HUMAN and not bot.plays(game.name):
             raise ArenaError(f"bot {bot.name!r} ({path}) plays {', '.join(bot.games)}, not "
                              f"{game.name}; its manifest says so in 'games'")
     options = game.make_options(len(bots), parse_assignments(option_items))

@@ -92,7 +92,7 @@ def _entries(config: TournamentConfig,
                                            content_hash=_hash_or_nothing(folder, folder_mb)))
                     continue
                 raise ConfigError(f"entrants[{i}]: {exc}") from None
-            if bot.games and config.game not in bot.games:
+            if not bot.plays(config.game):
                 if pattern:
                     continue
                 raise ConfigError(f"entrants[{i}]: bot {bot.name!r} ({ref.path}) plays "

@@ -10,6 +10,7 @@ from arena.game import Game
 from arena.games.block import Block
 from arena.games.dice_1000 import Dice1000
 from arena.games.domino_cribbage import DominoCribbage
+from arena.games import openspiel
 from arena.games.thousand import Thousand
 
 # pieces.js, pieces.css: the replay viewer's drawings of domino tiles, playing cards, dice, tracks
@@ -20,8 +21,11 @@ DEFAULT_GAME = Block.name  # what `arena demo` and the benchmarks play when no g
 
 
 def get_game(name: str) -> Game:
-    """The game registered under ``name``, in any letter case (``Block`` is ``block``): the one
-    place a game's name is read. An unknown name is one line naming the nearest games."""
+    """The game registered under ``name``, in any letter case (``Block`` is ``block``), or the
+    OpenSpiel game ``openspiel:NAME``: the one place a game's name is read. An unknown name is
+    one line naming the nearest games."""
+    if name.startswith(openspiel.PREFIX):
+        return openspiel.lookup(name)
     wanted = name.lower()
     if wanted in GAMES:
         return GAMES[wanted]

@@ -2,7 +2,8 @@
 
 The referee may live where a bot's user cannot read (``/root``, as on these machines), so the SDK
 is *staged*: the ``protocol`` package, ``msgpack`` and the game engines (nothing else of the
-referee) are copied into a world-readable folder, which the sandbox shows at ``/opt/arena/sdk``,
+referee; OpenSpiel's ``pyspiel`` too where it is installed) are copied into a world-readable
+folder, which the sandbox shows at ``/opt/arena/sdk``,
 and compiled there by the bots' own ``python3`` (bots never write bytecode, so without it every
 Python bot would compile the SDK again as it starts). That is done once per machine, sources and
 interpreter version, not once per referee process: the folder's name carries a key of them. A
@@ -12,6 +13,7 @@ fork server, arena.sandbox.zygote), readable by that bot's group only.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import stat
@@ -38,6 +40,16 @@ ENGINE_MODULES = ("__init__.py", "errors.py", "game.py", "options.py")
 ENGINE_PACKAGES = ("games",)
 _sdk: Path | None = None
 _sdk_lock = threading.Lock()
+
+
+def engine_extensions() -> dict[str, Path]:
+    """Compiled game engines staged beside the SDK when they are installed, by file name: OpenSpiel's
+    ``pyspiel`` (the extra ``arena[openspiel]``, one extension module of about 25 MB, built for the
+    same Python as the bots' ``python3``), for bots that search with it (docs/games/openspiel.md)."""
+    spec = importlib.util.find_spec("pyspiel")
+    if spec is None or spec.origin is None or not Path(spec.origin).is_file():
+        return {}
+    return {Path(spec.origin).name: Path(spec.origin)}
 
 
 def traversable_by_others(path: Path) -> bool:
@@ -120,7 +132,7 @@ def _sdk_key(python: str | None) -> str:
     interpreter (its bytecode is for that version); a change of either stages a new one."""
     digest = hashlib.sha256()
     sources = [*_PACKAGES.items(), *(("arena/" + n, _ARENA / n) for n in ENGINE_MODULES),
-               *(("arena/" + n, _ARENA / n) for n in ENGINE_PACKAGES)]
+               *(("arena/" + n, _ARENA / n) for n in ENGINE_PACKAGES), *engine_extensions().items()]
     for name, source in sources:
         paths = [source] if source.is_file() else sorted(p for p in source.rglob("*")
                                                          if "__pycache__" not in p.parts)
@@ -167,6 +179,9 @@ def sdk_dir() -> Path:
                 os.chmod(engines / name, 0o644)
             for name in ENGINE_PACKAGES:
                 copy_tree(_ARENA / name, engines / name, 0o755, 0o644, links_out=True)
+            for name, source in engine_extensions().items():
+                shutil.copyfile(source, folder / name)
+                os.chmod(folder / name, 0o755)
             _compile(folder, python)
             os.chmod(folder, 0o755)
             try:

@@ -12,7 +12,8 @@
  * reasons say. A seat that failed at a decision gets a last step of its own: the decision offered,
  * what the bot answered (or that it timed out or crashed), and its stderr tail.
  *
- * A game plugs in with Arena.registerGame(name, drawer), where drawer has:
+ * A game plugs in with Arena.registerGame(name, drawer) (or a family of games named "family:NAME",
+ * with Arena.registerGame("family:", drawer)), where drawer has:
  *   initial(record)            -> state before the first event
  *   apply(state, event, rec)   -> the state after the event (a new object: frames are kept)
  *   stop(event)                -> true if the event gets a frame of its own (every "action" has one)
@@ -205,7 +206,9 @@
     this.root = root;
     this.record = record;
     this.live = !!(opts && opts.live);
-    this.drawer = drawers[record.game] || plainDrawer;
+    // a drawer registered for a family ("openspiel:") draws each of its games ("openspiel:hex")
+    var family = record.game.indexOf(":") > 0 ? record.game.slice(0, record.game.indexOf(":") + 1) : null;
+    this.drawer = drawers[record.game] || (family && drawers[family]) || plainDrawer;
     this.ctx = {
       record: record,
       h: h,

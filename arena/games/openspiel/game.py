@@ -1,0 +1,175 @@
+"""An OpenSpiel game as an arena game: :func:`make_game` builds one ``Game`` subclass per
+OpenSpiel game (its name, player counts, kind, options and state class come from OpenSpiel)."""
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+from arena.errors import OptionError
+from arena.game import HIDDEN, Chance, Game
+from arena.games.openspiel import catalog
+from arena.games.openspiel.options import options_class
+from arena.games.openspiel.state import OpenSpielState
+
+SAMPLE_BUDGET = 20_000  # nodes a sample_state search may visit before it gives up
+
+
+@functools.lru_cache(maxsize=256)
+def load(name: str, parameters: tuple[tuple[str, Any], ...]) -> Any:
+    """The OpenSpiel game ``name`` with ``parameters``, simultaneous-move games turned into
+    turn-based ones (each seat's move hidden from the others until all have moved)."""
+    import pyspiel
+    with catalog.quiet():
+        game = pyspiel.load_game(name, dict(parameters))
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        game = pyspiel.convert_to_turn_based(game)
+    return game
+
+
+class OpenSpielGame(Game):
+    """What every OpenSpiel game shares; :func:`make_game` fills in the rest."""
+
+    rules_doc = "docs/games/openspiel.md"
+    length_unit = "moves"
+    length_option = "move_cap"
+    chance_events = frozenset({"chance"})
+    example_field = "observation"
+    can_draw = True
+    spiel_type: Any        # OpenSpiel's type of the game as arena plays it (turn-based)
+    declared: Any          # OpenSpiel's type of the game as registered
+    simultaneous: bool     # a simultaneous-move game, played turn by turn
+    seeded: bool           # has a seed parameter, set from the match's chance streams
+    short_name: str        # OpenSpiel's name
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return make_game, (self.short_name,)
+
+    def parameters(self, options: Any, chance: Chance) -> dict[str, Any]:
+        """OpenSpiel's parameters of a match: the options, and a seed from the stream ``("seed",)``
+        for a game that samples chance itself."""
+        parameters: dict[str, Any] = options.parameters()
+        for name in catalog.SEED_PARAMETERS:
+            if name in self.declared.parameter_specification:
+                parameters[name] = chance.stream("seed").getrandbits(31)
+        return parameters
+
+    def spiel_game(self, options: Any, chance: Chance) -> Any:
+        """The OpenSpiel game of a match: loaded once per parameters, but afresh for a game that
+        samples chance itself (its random state lives in the game and moves on with each
+        match)."""
+        parameters = tuple(sorted(self.parameters(options, chance).items()))
+        if self.seeded:
+            return load.__wrapped__(self.short_name, parameters)
+        return load(self.short_name, parameters)
+
+    def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> Any:
+        options = super().make_options(num_players, values)
+        if options.move_cap is not None and options.move_cap < 1:
+            raise OptionError("option 'move_cap': it is at least 1")
+        try:
+            game = self.spiel_game(options, Chance(0))
+        except Exception as exc:  # noqa: BLE001  (SpielError, or a C++ exception pybind11 turned into another)
+            text = str(exc).strip()
+            raise OptionError(f"{self.name}: OpenSpiel refuses these options: "
+                              f"{text.splitlines()[0] if text else type(exc).__name__}") from None
+        if game.num_players() != num_players:
+            raise OptionError(f"{self.name} has {game.num_players()} players with these options, "
+                              f"not {num_players}")
+        return options
+
+    def length_cap(self, options: Any) -> int:
+        if options.move_cap is not None:
+            return int(options.move_cap)
+        return int(self.spiel_game(options, Chance(0)).max_game_length())
+
+    def view(self, spiel: Any, seat: int) -> str:
+        """What ``seat`` knows at ``spiel``: its information state, else its observation."""
+        if self.spiel_type.provides_information_state_string:
+            return str(spiel.information_state_string(seat))
+        return str(spiel.observation_string(seat))
+
+    def visibility(self, spiel: Any, action: int) -> list[bool]:
+        """Which seats may know that ``action`` is played at ``spiel``: the one who plays it, and
+        every seat whose view (:meth:`view`) after it differs from its view after each other
+        legal action there."""
+        view = self.view
+        actor = spiel.current_player()
+        legal = [a for a, _ in spiel.chance_outcomes()] if spiel.is_chance_node() else spiel.legal_actions()
+        n = spiel.num_players()
+        if len(legal) < 2:
+            return [True] * n  # (never a child of a chance node sampled inside OpenSpiel)
+        after = spiel.child(action)
+        others = [spiel.child(a) for a in legal if a != action]
+        return [seat == actor or all(view(o, seat) != view(after, seat) for o in others)
+                for seat in range(n)]
+
+    def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> Any:
+        """A state whose view for the observing seat is the given one: the match played again
+        from its history, each entry the seat may not know chosen at random among the legal
+        ones (chance by its probability), searched depth-first until the seat's view at the end
+        is the same. Future chance comes from ``rng``."""
+        from arena.games.openspiel.sample import sample
+        return sample(self, options, observation, rng, SAMPLE_BUDGET)
+
+    def describe(self, event: dict[str, Any], names: list[str]) -> str | None:
+        if event["type"] == "chance":
+            return f"  chance: {event['outcome']}"
+        if event["type"] == "action":
+            return f"{names[event['seat']]}: {event['action']}"
+        if event["type"] == "capped":
+            return f"capped after {event['moves']} moves"
+        if event["type"] == "match_end":
+            return "returns: " + ", ".join(f"{names[i]} {r:g}" for i, r in enumerate(event["returns"]))
+        return None
+
+    def describe_observation(self, observation: dict[str, Any]) -> list[str]:
+        """OpenSpiel's own text of what the seat knows."""
+        text = observation.get("information_state") or observation.get("observation") or ""
+        return [line for line in str(text).splitlines()] or [f"to move: seat {observation['to_move']}"]
+
+    def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+        """In a game of hidden information OpenSpiel's text of the whole state is not shown,
+        and a chance outcome or a move that the seats may not know is face down."""
+        if not self.hidden_information or event["type"] not in ("chance", "action"):
+            return event
+        shown = {**event, "board": HIDDEN}
+        if event.get("seen") is not None and not any(event["seen"][s] for s in seats):
+            shown.update(id=HIDDEN, **({"outcome": HIDDEN} if event["type"] == "chance" else {}))
+        return shown
+
+
+@functools.cache
+def make_game(name: str) -> OpenSpielGame:
+    """The arena game of the OpenSpiel game ``name`` (one of :func:`catalog.accepted`)."""
+    import pyspiel
+    declared = catalog.game_types()[name]
+    spiel_type = load(name, ()).get_type()
+    counts = catalog.player_counts(name)
+    default = declared.parameter_specification.get("players", load(name, ()).num_players())
+    default = default if default in counts else counts[0]
+    perfect = spiel_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    attrs: dict[str, Any] = {
+        "__module__": __name__,  # its folder (Game.folder): the observation page, the drawer
+        "name": catalog.PREFIX + name,
+        "title": f"{declared.long_name} (OpenSpiel)",
+        "player_counts": counts,
+        "default_players": default,
+        "hidden_information": not perfect,
+        "chance": declared.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        "spiel_type": spiel_type,
+        "seeded": any(p in declared.parameter_specification for p in catalog.SEED_PARAMETERS),
+        "simultaneous": declared.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS,
+        "declared": declared,
+        "short_name": name,
+        "Options": options_class(name, declared, counts, default, rebuild_options),
+    }
+    cls = type(f"OpenSpiel_{name}", (OpenSpielGame,), attrs)
+    game = cls()
+    cls.State = type(f"OpenSpielState_{name}", (OpenSpielState,), {"game": game, "__module__": __name__})  # type: ignore[attr-defined]
+    return game
+
+
+def rebuild_options(name: str, values: dict[str, Any]) -> Any:
+    """Options of the OpenSpiel game ``name`` from their values (how options unpickle)."""
+    return make_game(name).Options(**values)

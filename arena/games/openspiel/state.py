@@ -1,0 +1,242 @@
+"""One match of an OpenSpiel game on arena's interface (``arena.game.State``).
+
+- **Chance** never comes from OpenSpiel's random state: the k-th chance outcome of a match
+  (counting from 0) is drawn from the stream ``("chance", k)`` by its probability, and a game that
+  samples chance inside OpenSpiel gets its ``seed``/``rng_seed`` parameter from the stream
+  ``("seed",)``. Chance nodes are played by the state itself and never reach a seat.
+- **Actions** are OpenSpiel's action strings for the seat to move; where two legal actions share
+  a string, each of them gets its action id: ``"<string> #<id>"``.
+- **Events**: ``{"type": "chance", "id", "outcome", "board"}`` for every chance outcome,
+  ``{"type": "action", "seat", "action", "id", "board"}`` for every decision (``board`` is
+  OpenSpiel's text of the state after it), ``capped`` when ``move_cap`` ends a match, and
+  ``match_end`` with the scores, the ranks and OpenSpiel's ``returns``.
+- **Observation** of a seat: OpenSpiel's information state and observation strings, the tensor
+  as a flat list, and the match's ``history`` of action ids with every entry the seat may not
+  know written ``None`` (docs/games/openspiel.md).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from arena.game import TERMINAL, Chance, Result, State
+
+SCALE = 1000  # scores are returns in thousandths when a match's returns are not whole numbers
+
+
+def draw(outcomes: list[tuple[int, float]], u: float) -> int:
+    """The chance outcome at ``u`` (in [0, 1)) of the cumulative probabilities, in OpenSpiel's order."""
+    total = 0.0
+    for action, p in outcomes:
+        total += p
+        if u < total:
+            return action
+    return outcomes[-1][0]
+
+
+def action_texts(actions: list[tuple[int, str]]) -> dict[str, int]:
+    """The legal actions' texts and their ids, in OpenSpiel's order: OpenSpiel's string of each,
+    and where two share one, ``"<string> #<id>"`` for each of them."""
+    count: dict[str, int] = {}
+    for _, text in actions:
+        count[text] = count.get(text, 0) + 1
+    return {(text if count[text] == 1 else f"{text} #{a}"): a for a, text in actions}
+
+
+def scores_of(returns: list[float]) -> tuple[list[int], int]:
+    """Whole-number scores of a match's returns, and their scale: the returns themselves when
+    they are whole numbers, else in thousandths."""
+    if all(float(r).is_integer() for r in returns):
+        return [int(r) for r in returns], 1
+    return [round(r * SCALE) for r in returns], SCALE
+
+
+def _same_view(before: Any, alternative: int, rest: list[int], seat: int, mine: str, view: Any) -> bool:
+    """Whether ``seat``'s view is ``mine`` after ``alternative`` and then ``rest`` from ``before``."""
+    state = before.child(alternative)
+    for a in rest:
+        if state.is_terminal() or a not in state.legal_actions():
+            return False
+        state.apply_action(a)
+    return bool(view(state, seat) == mine)
+
+
+class OpenSpielState(State):
+    """A match: the OpenSpiel state, the events, and what each seat saw of each step."""
+
+    game: Any  # the arena game (set on the subclass each OpenSpiel game gets)
+
+    def __init__(self, options: Any, seed: int | None, *, chance: Chance | None = None,
+                 start: bool = True) -> None:
+        self.options = options
+        self.num_players = options.num_players
+        self.chance = chance if chance is not None else Chance(seed if seed is not None else 0)
+        self.spiel_game = self.game.spiel_game(options, self.chance)
+        self.spiel = self.spiel_game.new_initial_state()
+        self.events: list[dict[str, Any]] = []
+        self.history: list[int] = []            # every action id, chance included
+        self.seen: list[list[bool]] = []        # per history entry: may each seat know it?
+        self.chance_count = 0
+        self.turn: tuple[int, Any] | None = None  # a simultaneous-move turn: its first entry, its state
+        self.moves = 0
+        self.capped = False
+        self.finished = False
+        self._legal: list[str] = []
+        self._ids: dict[str, int] = {}
+        if start:
+            self._advance()
+
+    # ----- playing ---------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Play chance nodes, then list the legal actions of the seat to move, or end the match."""
+        spiel = self.spiel
+        while spiel.is_chance_node():
+            outcomes = spiel.chance_outcomes()
+            u = self.chance.stream("chance", self.chance_count).random()
+            action = draw(outcomes, u)
+            self.chance_count += 1
+            text = spiel.action_to_string(spiel.current_player(), action)
+            self._step(action)
+            self.events.append({"type": "chance", "id": action, "outcome": text, **self._seen_field(),
+                                "board": str(spiel)})
+        if spiel.is_terminal():
+            return self._finish()
+        cap = self.game.length_cap(self.options)
+        if self.moves >= cap:
+            self.capped = True
+            self.events.append({"type": "capped", "moves": self.moves})
+            return self._finish()
+        self._list_legal()
+
+    def _list_legal(self) -> None:
+        spiel = self.spiel
+        player = spiel.current_player()
+        self._ids = action_texts([(a, spiel.action_to_string(player, a)) for a in spiel.legal_actions()])
+        self._legal = list(self._ids)
+
+    def _step(self, action: int) -> None:
+        """Apply one action id, noting which seats may know it."""
+        spiel = self.spiel
+        actor = spiel.current_player()
+        if self.game.simultaneous and self.turn is None and not spiel.is_chance_node():
+            self.turn = (len(self.history), spiel.clone())
+        if self.game.hidden_information:
+            self.seen.append(self.game.visibility(spiel, action))
+        else:
+            self.seen.append([True] * self.num_players)
+        spiel.apply_action(action)
+        self.history.append(action)
+        if self.turn is not None and (spiel.is_chance_node() or spiel.is_terminal()
+                                      or spiel.current_player() <= actor):
+            self._reveal(*self.turn)
+            self.turn = None
+
+    def _reveal(self, first: int, start: Any) -> None:
+        """At the end of a turn of a simultaneous-move game: the moves of the turn that each
+        seat may know now (all of them, unless the game keeps them secret)."""
+        view = self.game.view
+        for j in range(first, len(self.history)):
+            before = start.clone()
+            for a in self.history[first:j]:
+                before.apply_action(a)
+            for seat in range(self.num_players):
+                if self.seen[j][seat]:
+                    continue
+                mine = view(self.spiel, seat)
+                if all(not _same_view(before, alt, self.history[j + 1:], seat, mine, view)
+                       for alt in before.legal_actions() if alt != self.history[j]):
+                    self.seen[j] = [True if s == seat else k for s, k in enumerate(self.seen[j])]
+
+    def _seen_field(self) -> dict[str, list[bool]]:
+        """``seen``: which seats may know the last step (in games of hidden information)."""
+        return {"seen": list(self.seen[-1])} if self.game.hidden_information else {}
+
+    def _apply_legal(self, action: str) -> None:
+        seat = self.spiel.current_player()
+        action_id = self._ids[action]
+        self._step(action_id)
+        self.moves += 1
+        self.events.append({"type": "action", "seat": seat, "action": action, "id": action_id,
+                            **self._seen_field(), "board": str(self.spiel)})
+        self._advance()
+
+    def _finish(self) -> None:
+        self.finished = True
+        self._legal = []
+        result = self.result()
+        self.events.append({"type": "match_end", "scores": list(result.scores),
+                            "ranks": list(result.ranks), "returns": self.returns()})
+
+    # ----- playing a history again (sample.py) ------------------------------------------------
+    def replay(self, action: int, seen: list[bool]) -> bool:
+        """Play the action id ``action`` (a chance outcome or a move, as a history holds it),
+        known to ``seen`` seats, without events (a sampled state's events start where it was
+        sampled); ``False`` (and nothing played) when it is not legal here."""
+        spiel = self.spiel
+        if spiel.is_terminal():
+            return False
+        if spiel.is_chance_node():
+            if action not in {a for a, p in spiel.chance_outcomes() if p > 0}:
+                return False
+            self.chance_count += 1
+        elif action in spiel.legal_actions():
+            self.moves += 1
+        else:
+            return False
+        spiel.apply_action(action)
+        self.history.append(action)
+        self.seen.append(seen)
+        return True
+
+    def settle(self) -> None:
+        """After :meth:`replay`: the legal actions of the seat to move, or the end."""
+        self._advance()
+
+    # ----- the interface ---------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.finished else self.spiel.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.finished
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.spiel.returns()]
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(scores_of(self.returns())[0])
+
+    def result(self) -> Result:
+        # ranked by OpenSpiel's returns (the scores round them only when they are fractions)
+        return Result.from_keys(self.scores(), self.returns())
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        spiel, kind = self.spiel, self.game.spiel_type
+        obs: dict[str, Any] = {"seat": seat, "to_move": self.current_player()}
+        if kind.provides_information_state_string:
+            obs["information_state"] = spiel.information_state_string(seat)
+        if kind.provides_observation_string:
+            obs["observation"] = spiel.observation_string(seat)
+        if kind.provides_observation_tensor:
+            obs["tensor"] = [float(x) for x in spiel.observation_tensor(seat)]
+        elif kind.provides_information_state_tensor:
+            obs["tensor"] = [float(x) for x in spiel.information_state_tensor(seat)]
+        obs["history"] = [a if seen[seat] else None for a, seen in zip(self.history, self.seen)]
+        obs["moves"] = self.moves
+        return obs
+
+    def clone(self) -> "OpenSpielState":
+        copy = type(self).__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        if self.game.seeded:  # its own game, whose random state is where this one's was
+            copy.spiel_game = self.game.spiel_game(self.options, self.chance)
+            copy.spiel = copy.spiel_game.new_initial_state()
+            for action in self.history:
+                copy.spiel.apply_action(action)
+        else:
+            copy.spiel = self.spiel.clone()
+        copy.turn = None if self.turn is None else (self.turn[0], self.turn[1].clone())
+        copy.events = list(self.events)
+        copy.history = list(self.history)
+        copy.seen = list(self.seen)
+        copy._legal = list(self._legal)
+        copy._ids = dict(self._ids)
+        return copy

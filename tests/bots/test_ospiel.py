@@ -1,0 +1,66 @@
+"""The OpenSpiel bot (bots/ospiel): Monte Carlo tree search on OpenSpiel's engine, staged into
+the sandbox. Its search takes a win in one and blocks a loss in one; through the real referee and
+the sandbox it plays games with and without hidden information, simultaneous moves included, and
+leaves a note of its search."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from arena.bots import load_bot  # noqa: E402
+from arena.games import get_game  # noqa: E402
+from arena.record import OK  # noqa: E402
+from arena.referee import TimeControl, play_match  # noqa: E402
+from arena.sandbox import files  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+OSPIEL = ROOT / "bots" / "ospiel"
+sys.path.insert(0, str(OSPIEL))
+import mcts  # noqa: E402
+
+
+def connect_four(moves: list[int]):
+    state = pyspiel.load_game("connect_four").new_initial_state()
+    for column in moves:
+        state.apply_action(column)
+    return state
+
+
+@pytest.mark.parametrize("moves, expected", [
+    ([0, 6, 1, 6, 2, 5], 3),   # x to move, three in a row on the bottom row: 3 wins
+    ([0, 6, 1, 6, 2], 3),      # o to move: 3 blocks x's four
+])
+def test_search_finds_the_move_that_decides(moves: list[int], expected: int) -> None:
+    state = connect_four(moves)
+    root = mcts.search(lambda i: state.clone(), random.Random(1), 1.0, simulations=800)
+    assert mcts.best(root, state.legal_actions()) == expected
+
+
+def test_pyspiel_is_staged_beside_the_sdk() -> None:
+    assert "pyspiel" in next(iter(files.engine_extensions()))
+    assert (files.sdk_dir() / next(iter(files.engine_extensions()))).is_file()
+
+
+@pytest.mark.parametrize("name", ["connect_four", "leduc_poker", "goofspiel"])
+def test_the_bot_plays_through_the_sandbox(name: str) -> None:
+    game = get_game("openspiel:" + name)
+    bots = [load_bot(OSPIEL), load_bot(ROOT / "bots" / "random")]
+    options = game.make_options(2, {"num_cards": 4} if name == "goofspiel" else {})
+    record = play_match(game, bots, options=options, seed=3, time_control=TimeControl(100, 1000))
+    assert [s.status for s in record.statuses] == [OK, OK]
+    mine = [d for d in record.decisions if d["seat"] == 0]
+    assert mine and all("simulations" in d.get("note", "") for d in mine), mine[:2]
+
+
+def test_a_manifest_may_name_a_family_of_games() -> None:
+    from arena.bots import bundled_bots
+    bot = load_bot(OSPIEL)
+    assert bot.games == ("openspiel:",)
+    assert bot.plays("openspiel:hex") and not bot.plays("block") and not bot.plays("openspiel")
+    assert "ospiel" in [b.name for b in bundled_bots("openspiel:hex")]
+    assert "ospiel" not in [b.name for b in bundled_bots("block")]

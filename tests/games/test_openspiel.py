@@ -1,0 +1,189 @@
+"""OpenSpiel's games as arena games (arena/games/openspiel/): the listing, refusals, the extra's
+absence, chance from arena's streams, actions, scores, and every accepted game played at random
+through the engine with OpenSpiel's own returns for the same actions and chance outcomes."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import cli
+from arena.errors import OptionError, UnknownGameError
+from arena.game import Chance
+from arena.games import get_game, openspiel
+from arena.games.openspiel import catalog
+from arena.games.openspiel.state import action_texts, draw, scores_of
+
+pyspiel = pytest.importorskip("pyspiel")
+
+LONG = 150  # moves after which the random matches of the quick test are capped
+
+
+def arena(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+# ----- the listing and the registry ----------------------------------------------------------
+def test_games_lists_openspiel_games_with_players_and_parameters() -> None:
+    code, out = arena("games")
+    assert code == 0
+    assert "openspiel:leduc_poker: Leduc Poker (OpenSpiel) (rules: docs/games/openspiel.md)" in out
+    # players from OpenSpiel's 'players' parameter, 2 to 10; its other parameters are options
+    assert "  players: 2 to 10 (default 2); hidden information; chance; can be drawn" in out
+    assert "  suit_isomorphism (default false)" in out
+    assert "The two suits of a rank count as one card" in out  # described: a chosen game
+    assert "OpenSpiel's parameter 'chess960' (OpenSpiel gives no description" in out
+    # chinese checkers loads with 2, 3, 4 or 6 players only
+    assert "openspiel:chinese_checkers: Chinese Checkers (OpenSpiel)" in out
+    assert "  players: 2, 3, 4 or 6 (default 2)" in out
+    assert "openspiel:2048" not in out and "openspiel:efg_game" not in out
+    assert f"OpenSpiel games: {len(openspiel.accepted())} listed as openspiel:NAME" in out
+
+
+def test_refused_games_are_one_line_naming_the_game() -> None:
+    refused = openspiel.refused()
+    assert refused["2048"].startswith("a one-player game")
+    assert refused["mfg_garnet"].startswith("a mean-field game")
+    assert "not concrete" in refused["efg_game"]
+    assert "double-dummy" in refused["bridge_uncontested_bidding"]
+    with pytest.raises(UnknownGameError, match=r"^game 'openspiel:2048': a one-player game"):
+        get_game("openspiel:2048")
+    with pytest.raises(UnknownGameError, match="not an OpenSpiel game"):
+        get_game("openspiel:no_such_game")
+    code, out = arena("play", "openspiel:blackjack", "bots/random", "bots/random")
+    assert code == 2 and out.count("\n") == 1 and "'openspiel:blackjack'" in out
+
+
+def test_without_the_extra_the_games_say_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog, "pyspiel_module", lambda: None)
+    with pytest.raises(UnknownGameError, match=r"pip install 'arena\[openspiel\]'"):
+        get_game("openspiel:hex")
+    code, out = arena("games")
+    assert code == 0 and "openspiel:" not in out.replace("OpenSpiel games (openspiel:NAME)", "")
+    assert out.rstrip().endswith("pip install 'arena[openspiel]' (open-spiel 2.0.2, a wheel)")
+
+
+def test_options_are_checked_by_openspiel_and_player_counts() -> None:
+    hex_game = get_game("openspiel:hex")
+    assert hex_game.make_options(2, {"board_size": "5"}).parameters() == {"board_size": 5}
+    with pytest.raises(OptionError, match="unknown option 'players'"):
+        hex_game.make_options(2, {"players": 3})
+    with pytest.raises(OptionError, match="openspiel:hex: OpenSpiel refuses these options"):
+        hex_game.make_options(2, {"string_rep": "nonsense"})
+    kuhn = get_game("openspiel:kuhn_poker")
+    assert kuhn.make_options(3).parameters() == {"players": 3}
+    assert kuhn.new_match(kuhn.make_options(3), 1).spiel_game.num_players() == 3
+
+
+def test_actions_shared_by_two_ids_are_told_apart() -> None:
+    assert action_texts([(0, "Pass"), (3, "Bid 1"), (7, "Pass")]) == {"Pass #0": 0, "Bid 1": 3, "Pass #7": 7}
+    assert list(action_texts([(2, "b"), (1, "a")])) == ["b", "a"]  # OpenSpiel's order
+
+
+def test_scores_are_the_returns_or_thousandths() -> None:
+    assert scores_of([1.0, -1.0]) == ([1, -1], 1)
+    assert scores_of([0.5, -0.25]) == ([500, -250], 1000)
+
+
+# ----- chance -------------------------------------------------------------------------------
+def test_every_chance_outcome_comes_from_the_named_streams() -> None:
+    game = get_game("openspiel:leduc_poker")
+    options = game.make_options(2)
+    for seed in range(5):
+        state = game.new_match(options, seed)
+        chance = [e for e in state.events if e["type"] == "chance"]
+        spiel = game.spiel_game(options, Chance(seed)).new_initial_state()
+        for k, event in enumerate(chance):  # the k-th outcome: stream ("chance", k), by probability
+            u = Chance(seed).stream("chance", k).random()
+            assert event["id"] == draw(spiel.chance_outcomes(), u)
+            spiel.apply_action(event["id"])
+    assert draw([(4, 0.25), (9, 0.75)], 0.2) == 4 and draw([(4, 0.25), (9, 0.75)], 0.25) == 9
+
+
+def test_a_game_that_samples_chance_itself_takes_its_seed_from_the_streams() -> None:
+    game = get_game("openspiel:tarok")
+    options = game.make_options(3)
+    expected = Chance(11).stream("seed").getrandbits(31)
+    assert game.parameters(options, Chance(11))["rng_seed"] == expected
+    deals = {str(game.new_match(options, seed).spiel) for seed in (11, 11, 12)}
+    assert len(deals) == 2  # the same seed deals the same cards; another seed others
+
+
+def test_duplicate_luck_in_leduc_poker_every_seat_the_same_cards() -> None:
+    """Two matches of a duplicate set (the same seed, other players): each seat is dealt the same
+    private card in both, and the same public card where both reach the second round."""
+    game = get_game("openspiel:leduc_poker")
+    options = game.make_options(2)
+    public_compared = 0
+    for seed in range(20):
+        played = []
+        for policy in ("first", "last"):
+            state = game.new_match(options, seed)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[0] if policy == "first" else legal[-1])
+            played.append([e["id"] for e in state.events if e["type"] == "chance"])
+        a, b = played
+        assert a[:2] == b[:2]  # seat 0's card, seat 1's card
+        if len(a) == len(b) == 3:
+            public_compared += 1
+            assert a[2] == b[2]
+    assert public_compared >= 5
+
+
+# ----- every game against OpenSpiel's own returns ---------------------------------------------
+def play_random(name: str, seed: int, cap: int | None) -> None:
+    """A random match of ``openspiel:name`` through arena's engine, and OpenSpiel's own loop over
+    the same actions and chance outcomes: the same end, the same returns, arena's ranks by them."""
+    game = get_game("openspiel:" + name)
+    options = game.make_options(game.default_players, {} if cap is None else {"move_cap": cap})
+    state = game.new_match(options, seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.observation(state.current_player())
+        state.apply(rng.choice(state.legal_actions()))
+    spiel = game.spiel_game(options, Chance(seed)).new_initial_state()
+    ids = [e["id"] for e in state.events if e["type"] in ("chance", "action")]
+    for action in ids:
+        spiel.apply_action(action)
+    assert spiel.is_terminal() == (not any(e["type"] == "capped" for e in state.events))
+    returns = [float(r) for r in spiel.returns()]
+    end = state.events[-1]
+    assert end["type"] == "match_end" and end["returns"] == returns
+    assert list(state.result().ranks) == [1 + sum(r > mine for r in returns) for mine in returns]
+
+
+@pytest.mark.parametrize("name", openspiel.accepted())
+def test_every_accepted_game_plays_as_openspiel_does(name: str) -> None:
+    for seed in (1, 2):
+        play_random(name, seed, LONG)
+
+
+def test_the_chosen_games_play_whole_matches_as_openspiel_does() -> None:
+    for name in ("connect_four", "hex", "backgammon", "kuhn_poker", "leduc_poker", "liars_dice",
+                 "goofspiel", "gin_rummy"):
+        play_random(name, 3, None)
+
+
+# ----- through the command line and the sandbox -----------------------------------------------
+@pytest.mark.parametrize("name", ["leduc_poker", "goofspiel"])
+def test_arena_play_with_sandboxed_random_bots_matches_openspiel(name: str, tmp_path) -> None:
+    from arena.record import MatchRecord
+    from tests.conftest import BOTS
+    record_path = tmp_path / "match.json"
+    code, out = arena("play", "openspiel:" + name, str(BOTS / "random"), str(BOTS / "random"),
+                      "--seed", "6", "--replay", str(record_path))
+    assert code == 0, out
+    assert "[ok]" in out and "returns: random#0" in out
+    record = MatchRecord.from_json(record_path.read_text())
+    game = get_game(record.game)
+    values = {k: v for k, v in record.options.items() if k != "num_players"}
+    spiel = game.spiel_game(game.make_options(2, values), Chance(6)).new_initial_state()
+    steps = [e for e in record.events if e["type"] in ("chance", "action")]
+    for event in steps:
+        spiel.apply_action(event["id"])
+    assert spiel.is_terminal()
+    assert [float(r) for r in spiel.returns()] == record.events[-1]["returns"]
+    assert [e["action"] for e in steps if e["type"] == "action"] == [d["action"] for d in record.decisions]
