@@ -155,6 +155,36 @@ def anonymous_colours(key: str, ids: list[int], number: dict[int, int]) -> dict[
     return {e: order[p] if p < len(order) else len(PALETTE) + number[e] for e, p in places.items()}
 
 
+def without_logs(data: TournamentData) -> TournamentData:
+    """``data`` as a public page shows it where only each author may read their bot's output (the
+    contest server's): names kept, every stderr tail and check output left out, and the records
+    say so (``stderr_withheld``)."""
+    def keep(text: Any) -> Any:
+        return text
+
+    names = {e.name: e.name for e in data.entrants}
+    matches = [dataclasses.replace(m, stderr_tails=tuple("" for _ in m.stderr_tails))
+               for m in data.matches]
+    submissions = [dataclasses.replace(x, stderr_tail="") for x in data.submissions]
+
+    def record(match_id: int) -> str | None:
+        text = data.record(match_id)
+        return None if text is None else json.dumps(
+            scrub_record(json.loads(text), names, keep), ensure_ascii=False, separators=(",", ":"))
+
+    record_blobs: Callable[[set[int]], Iterator[tuple[int, bytes]]] | None = None
+    if data.record_blobs is not None:
+        stored = data.record_blobs
+
+        def record_blobs(skip: set[int]) -> Iterator[tuple[int, bytes]]:
+            for mid, blob in stored(skip):
+                full = json.loads(MatchRecord.unpack_json(blob))
+                yield mid, pack_dict(scrub_record(full, names, keep))
+
+    return dataclasses.replace(data, matches=matches, submissions=submissions, record=record,
+                               record_blobs=record_blobs)
+
+
 def anonymous_submission(submission: SubmissionInfo, scrub: Scrubber) -> SubmissionInfo:
     """A submission not admitted, as an anonymous report lists it: under its entrant's alias (a
     folder no entrant holds yet is "a new submission"), its reason without the folder's name,

@@ -68,6 +68,7 @@ class Intake:
     passed: dict[str, str] = field(default_factory=dict)     # folder -> content hash checked ok
     failed: dict[str, Skipped] = field(default_factory=dict)  # folder -> why its hash failed
     settling: set[str] = field(default_factory=set)  # the folders still changing at the last look
+    busy: set[str] = field(default_factory=set)  # folders being checked elsewhere (a contest's queue)
 
     def sort(self, config: TournamentConfig, output: Path,
              resolved: Resolved) -> dict[str, Skipped | None]:
@@ -77,7 +78,9 @@ class Intake:
         admitted, refused = _admitted(output)
         leave_out: dict[str, Skipped | None] = {}
         for folder in [s.folder for s in resolved.skipped] + [str(b.path) for b in resolved.bots]:
-            if self.settle and changed_ago(folder, now) < self.settle:
+            if folder in self.busy:
+                leave_out[folder] = None  # its check is under way: the version in play stays
+            elif self.settle and changed_ago(folder, now) < self.settle:
                 if folder not in self.settling:
                     self.say(f"waiting for {folder} to be still for {self.settle:g} s")
                 leave_out[folder] = None  # still being copied: its problem may go away
