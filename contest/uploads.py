@@ -130,12 +130,12 @@ def _zip_members(data: bytes) -> list[_Member]:
         raise UploadError(f"the zip archive cannot be read ({exc})") from None
     out = []
     for info in infos:
-        mode = (info.external_attr >> 16) & 0xFFFF
-        if stat.S_ISLNK(mode):
+        kind = stat.S_IFMT((info.external_attr >> 16) & 0xFFFF)  # 0: an archiver that says none
+        if kind == stat.S_IFLNK:
             out.append(_Member(info.filename, "other", "a symbolic link", None))
         elif info.is_dir():
             out.append(_Member(info.filename, "dir", "", None))
-        elif mode and not stat.S_ISREG(mode):
+        elif kind not in (0, stat.S_IFREG):
             out.append(_Member(info.filename, "other", "not a plain file", None))
         else:
             out.append(_Member(info.filename, "file", "",
