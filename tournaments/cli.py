@@ -7,6 +7,7 @@ User errors are :class:`arena.errors.ArenaError`, which the main CLI prints as o
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 from importlib.metadata import entry_points
@@ -226,7 +227,9 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     else:
         check_output_folder(config.output_dir, "the config's 'output'")
     folder = Path(output).resolve() if output is not None else config.output_dir
-    with output_lock(folder, hold=True):  # a watched folder is refused before anything is checked
+    # a folder in use (a watch's) is refused before anything is checked; a new one is not made
+    # before the run itself begins (a run refused at its start writes nothing)
+    with output_lock(folder, hold=True) if folder.is_dir() else contextlib.nullcontext():
         try:
             leave_out = Intake(_say).sort(config, folder, resolve_field(config))
         except KeyboardInterrupt:
