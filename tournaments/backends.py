@@ -30,6 +30,7 @@ import traceback
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
@@ -181,7 +182,8 @@ def _worker_main(conn: Connection, cores_per_match: int = 0,
     (``tournaments.cores``) and it and every bot it starts run there only. It starts the next
     job's bots while one plays when ``start_ahead`` says so, or by default when it is pinned or
     the run leaves ``cores_idle``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: a Ctrl-C
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held since the start is dropped
     signal.signal(signal.SIGTERM, _on_sigterm)
     pinned = cores.pin(cores_per_match) is not None  # before any thread: they inherit it
     if start_ahead is None:
@@ -215,7 +217,19 @@ class _Worker:
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=_worker_main, args=(child, *args), daemon=True,
                                    name="arena-worker")
-        self.process.start()
+        # A terminal's Ctrl-C reaches the whole process group. The worker ignores it once its code
+        # runs (_worker_main); until then (Python's start, a spawned process's imports, which may
+        # take seconds) it inherits SIGINT blocked from here, so that a Ctrl-C then waits, and is
+        # dropped, rather than printing a KeyboardInterrupt traceback. Here it is only held: the
+        # parent's own Ctrl-C arrives when the start is done. (Python's resource tracker, which a
+        # spawned process needs, unblocks SIGINT when it starts itself: so it starts first.)
+        if ctx.get_start_method() != "fork":
+            resource_tracker.ensure_running()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         child.close()
         self.job: MatchJob | None = None       # in flight
         self.reserved: MatchJob | None = None  # this worker's next job: its bots start ahead
