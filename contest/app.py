@@ -20,7 +20,9 @@ import os
 import secrets
 import sqlite3
 import tempfile
+import threading
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -295,7 +297,37 @@ def make_app(contest: Contest, *, secure_cookie: bool = False, open_signup: bool
 
 # ----- reading, in the server's worker threads ------------------------------------------------
 
+class _Cache:
+    """What the pages read from the store, made again only when the store has changed (its file
+    and its write-ahead log): a hundred browsers polling cost one reading per stored match."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._values: dict[tuple[str, str], tuple[tuple[int, ...], Any]] = {}
+
+    def get(self, contest: Contest, what: str, make: Callable[[], Any]) -> Any:
+        path = store_path(contest.output)
+        key = tuple(os.stat(f).st_mtime_ns if os.path.exists(f) else 0
+                    for f in (path, Path(f"{path}-wal")))
+        with self._lock:
+            found = self._values.get((str(contest.output), what))
+            if found is not None and found[0] == key:
+                return found[1]
+        value = make()
+        with self._lock:
+            self._values[(str(contest.output), what)] = (key, value)
+        return value
+
+
+_cache = _Cache()
+
+
 def _leaderboard(contest: Contest) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = _cache.get(contest, "leaderboard", lambda: _read_leaderboard(contest))
+    return rows
+
+
+def _read_leaderboard(contest: Contest) -> list[dict[str, Any]]:
     """The public leaderboard: rank, name (the alias in an anonymous contest), rating, matches."""
     path = store_path(contest.output)
     if not Store.is_initialised(path):
@@ -322,7 +354,7 @@ def _author_page(contest: Contest, author: str, csrf: str, said: str) -> HTMLRes
     pages: dict[str, AuthorPage] = {}
     if Store.is_initialised(store_path(contest.output)):
         try:
-            pages = load_author_pages(contest.output)
+            pages = _cache.get(contest, "authors", lambda: load_author_pages(contest.output))
         except sqlite3.Error:
             pages = {}
     page = pages.get(author) or AuthorPage(author, author, state="no version admitted yet")
