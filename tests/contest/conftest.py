@@ -44,7 +44,7 @@ NOISY_BOT = textwrap.dedent('''
     from protocol.sdk import run
 
     def choose(observation, legal):
-        print("SECRET-DEBUG-LINE of {who}", file=sys.stderr)
+        print("SECRET-DEBUG-LINE of {who} <b>bold</b>", file=sys.stderr)
         return legal[0]
 
     run(choose)

@@ -50,6 +50,7 @@ def test_authors_hand_in_and_read_only_their_own(server, tmp_path: Path) -> None
     against_greedy = [m for m in matches_of(server, "ana") if m not in matches_of(server, "bob")]
     status, _, page = server.request("GET", f"/me/match/{against_greedy[0]}", cookie=ana)
     assert status == 200 and b"SECRET-DEBUG-LINE of ana" in page
+    assert b"&lt;b&gt;bold&lt;/b&gt;" in page and b"<b>bold" not in page       # escaped
 
     # nobody else reads it: bob's session gets 404, no session 403, and no page leaks
     for path in ("/me/match/%d" % against_greedy[0], "/teacher", "/teacher/tournament.sqlite"):
