@@ -88,13 +88,19 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def poll(client: Client, paths: list[tuple[str, dict[str, str]]], stop: threading.Event,
-         out: list[float], period: float) -> None:
+         out: list[float], failed: list[str], period: float) -> None:
     i = 0
     while not stop.is_set():
         path, headers = paths[i % len(paths)]
-        status, _, seconds = client.request("GET", path, headers)
-        if status == 200:
-            out.append(seconds)
+        try:
+            status, _, seconds = client.request("GET", path, headers)
+        except OSError as exc:  # a time-out counts as a failure, not a latency
+            failed.append(type(exc).__name__)
+        else:
+            if status == 200:
+                out.append(seconds)
+            else:
+                failed.append(str(status))
         i += 1
         stop.wait(period)
 
@@ -135,7 +141,8 @@ def main() -> None:
 
         stop = threading.Event()
         busy: list[float] = []
-        pollers = [threading.Thread(target=poll, args=(client, pages, stop, busy, args.period),
+        failed: list[str] = []
+        pollers = [threading.Thread(target=poll, args=(client, pages, stop, busy, failed, args.period),
                                     daemon=True) for _ in range(args.pollers)]
         for t in pollers:
             t.start()
@@ -183,7 +190,8 @@ def main() -> None:
         print(f"page latency, idle:      median {1000 * statistics.median(idle):6.1f} ms  "
               f"95th percentile {1000 * percentile(idle, 95):6.1f} ms")
         print(f"page latency, polled:    median {1000 * statistics.median(busy):6.1f} ms  "
-              f"95th percentile {1000 * percentile(busy, 95):6.1f} ms  ({len(busy)} requests)")
+              f"95th percentile {1000 * percentile(busy, 95):6.1f} ms  ({len(busy)} requests, "
+              f"{len(failed)} failed)")
         print(f"ratio polled/idle (95th): {percentile(busy, 95) / percentile(idle, 95):.1f}")
     finally:
         os.killpg(server.pid, signal.SIGINT)

@@ -21,6 +21,7 @@ import secrets
 import sqlite3
 import tempfile
 import threading
+import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -299,24 +300,41 @@ def make_app(contest: Contest, *, secure_cookie: bool = False, open_signup: bool
 
 class _Cache:
     """What the pages read from the store, made again only when the store has changed (its file
-    and its write-ahead log): a hundred browsers polling cost one reading per stored match."""
+    and its write-ahead log), by one thread at a time and at most every ``MIN_AGE`` seconds:
+    meanwhile the others are answered from the last reading. A hundred browsers polling while
+    matches are stored cost one reading every few seconds, not one per request."""
+
+    MIN_AGE = 2.0
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._values: dict[tuple[str, str], tuple[tuple[int, ...], Any]] = {}
+        self._values: dict[tuple[str, str], tuple[tuple[int, ...], float, Any]] = {}
+        self._making: dict[tuple[str, str], threading.Lock] = {}
 
     def get(self, contest: Contest, what: str, make: Callable[[], Any]) -> Any:
         path = store_path(contest.output)
         key = tuple(os.stat(f).st_mtime_ns if os.path.exists(f) else 0
                     for f in (path, Path(f"{path}-wal")))
+        slot = (str(contest.output), what)
         with self._lock:
-            found = self._values.get((str(contest.output), what))
-            if found is not None and found[0] == key:
-                return found[1]
-        value = make()
-        with self._lock:
-            self._values[(str(contest.output), what)] = (key, value)
-        return value
+            found = self._values.get(slot)
+            making = self._making.setdefault(slot, threading.Lock())
+        if found is not None and (found[0] == key or time.monotonic() - found[1] < self.MIN_AGE):
+            return found[2]
+        if not making.acquire(blocking=found is None):
+            assert found is not None
+            return found[2]  # another thread is reading it: the last reading meanwhile
+        try:
+            with self._lock:
+                latest = self._values.get(slot)
+            if latest is not None and latest is not found:
+                return latest[2]  # made while this one waited
+            value = make()
+            with self._lock:
+                self._values[slot] = (key, time.monotonic(), value)
+            return value
+        finally:
+            making.release()
 
 
 _cache = _Cache()
