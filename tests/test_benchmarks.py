@@ -70,3 +70,14 @@ def test_the_adaptive_benchmark_compares_with_the_round_robin_on_a_small_field()
     ratio, (low, high) = float(row[5]), map(float, row[6].split("-"))  # its bootstrap interval
     assert 0 < low <= ratio <= high, run.stdout
     assert "margin 0.2" in run.stdout.splitlines()[0]
+
+
+def test_the_openspiel_speed_benchmark_plays_the_same_matches_on_both_sides():
+    """benchmarks/openspiel_speed.py, tiny: arena's side and OpenSpiel's loop reach the same
+    returns in every match (exit code 1 if not; 2 only says the ratio missed its target)."""
+    pytest.importorskip("pyspiel")
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "openspiel_speed.py"),
+                          "--game", "leduc_poker", "--seconds", "0.2", "--rounds", "1"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode in (0, 2), run.stdout + run.stderr
+    assert "ratio arena / OpenSpiel's loop:" in run.stdout

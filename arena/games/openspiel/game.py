@@ -89,20 +89,24 @@ class OpenSpielGame(Game):
             return str(spiel.information_state_string(seat))
         return str(spiel.observation_string(seat))
 
-    def visibility(self, spiel: Any, action: int) -> list[bool]:
-        """Which seats may know that ``action`` is played at ``spiel``: the one who plays it, and
+    def visibility(self, spiel: Any, action: int) -> tuple[list[bool], Any]:
+        """Which seats may know that ``action`` is played at ``spiel`` (the one who plays it, and
         every seat whose view (:meth:`view`) after it differs from its view after each other
-        legal action there."""
+        legal action there), and the state after it (``None`` when it was not needed)."""
         view = self.view
         actor = spiel.current_player()
         legal = [a for a, _ in spiel.chance_outcomes()] if spiel.is_chance_node() else spiel.legal_actions()
         n = spiel.num_players()
         if len(legal) < 2:
-            return [True] * n  # (never a child of a chance node sampled inside OpenSpiel)
+            return [True] * n, None  # (never a child of a chance node sampled inside OpenSpiel)
         after = spiel.child(action)
         others = [spiel.child(a) for a in legal if a != action]
-        return [seat == actor or all(view(o, seat) != view(after, seat) for o in others)
-                for seat in range(n)]
+        seen = [True] * n
+        for seat in range(n):
+            if seat != actor:
+                mine = view(after, seat)
+                seen[seat] = all(view(o, seat) != mine for o in others)
+        return seen, after
 
     def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> Any:
         """A state whose view for the observing seat is the given one: the match played again
