@@ -8,10 +8,11 @@ sides play the same random matches: arena's side through ``Game.new_match`` / ``
 state and, where information is hidden, which seats may know each step); OpenSpiel's side a bare
 loop over ``pyspiel`` (``legal_actions``, ``apply_action``, the same chance outcomes drawn the same
 way, nothing else), and that loop again with what a referee that logs the match needs (every
-legal action's string and the state's text after each step). The same seeded random policy picks the same index of the same legal list, so
-both reach the same returns (checked). Decisions per second of each side, alternating, several
-rounds; the best round of each is compared. Target: arena / OpenSpiel >= 0.5. Exit code 2 if a
-game misses it, 1 if the two sides disagree.
+legal action's string and the state's text after each step). The same seeded random policy
+picks the same index of the same legal list, so all reach the same returns (checked). Decisions
+per second of each side, alternating, several rounds; the best round of each is compared.
+Target: arena / OpenSpiel's bare loop >= 0.5. Exit code 2 if a game misses it, 1 if the sides
+disagree.
 """
 from __future__ import annotations
 
