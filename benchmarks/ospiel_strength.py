@@ -83,8 +83,8 @@ def openspiel_mcts_player(spiel_game, simulations: int, seed: int):
     return choose
 
 
-def play(game, options, seed: int, seats: list) -> float:
-    """One match; the score of seat 0's player... of the player in ``seats[k]`` is returned by the caller."""
+def play(game, options, seed: int, seats: list):
+    """One match, each seat played by its player; the finished state."""
     state = game.new_match(options, seed)
     while not state.is_terminal():
         seat = state.current_player()
@@ -109,40 +109,37 @@ def pairs(game, options, make_bot, make_other, start: int = 0):
         seed += 1
 
 
-def against_random(names, simulations: int, max_pairs: int) -> None:
-    for name in names:
-        game = get_game("openspiel:" + name)
-        options = game.make_options(2)
-        started = time.monotonic()
-        scores: list[float] = []
+def against_random(name: str, simulations: int, max_pairs: int) -> None:
+    game = get_game("openspiel:" + name)
+    options = game.make_options(2)
+    started = time.monotonic()
+    scores: list[float] = []
 
-        def outcomes():
-            for s in pairs(game, options, lambda seed: ospiel_player(game, options, simulations, seed),
-                           random_player):
-                scores.append(s)
-                yield s
-        verdict = sprt(outcomes(), *SPRT_RANDOM, alpha=0.05, beta=0.05, max_outcomes=max_pairs)
-        print(f"{name}: ospiel ({simulations} simulations) vs random: {verdict.outcome} after "
-              f"{verdict.count} pairs; {interval(scores)}; {time.monotonic() - started:.0f} s", flush=True)
-
-
-def against_mcts(names, simulations: int, count: int) -> None:
-    for name in names:
-        game = get_game("openspiel:" + name)
-        options = game.make_options(2, OPTIONS.get(name, {}))
-        spiel_game = game.spiel_game(options, Chance(0))
-        started = time.monotonic()
-        scores: list[float] = []
-        for k, s in enumerate(pairs(game, options, lambda seed: ospiel_player(game, options, simulations, seed),
-                                    lambda seed: openspiel_mcts_player(spiel_game, simulations, seed))):
+    def outcomes():
+        for s in pairs(game, options, lambda seed: ospiel_player(game, options, simulations, seed), random_player):
             scores.append(s)
-            if k + 1 >= count:
-                break
-        verdict = sprt(scores, *SPRT_MCTS, alpha=0.05, beta=0.05, max_outcomes=count)
-        label = name + (f" {OPTIONS[name]}" if name in OPTIONS else "")
-        print(f"{label}: ospiel vs OpenSpiel's MCTS, {simulations} simulations a move each: "
-              f"{interval(scores)}; within 50 Elo: {verdict.outcome} after {verdict.count} pairs; "
-              f"{time.monotonic() - started:.0f} s", flush=True)
+            yield s
+    verdict = sprt(outcomes(), *SPRT_RANDOM, alpha=0.05, beta=0.05, max_outcomes=max_pairs)
+    print(f"{name}: ospiel ({simulations} simulations) vs random: {verdict.outcome} after "
+          f"{verdict.count} pairs; {interval(scores)}; {time.monotonic() - started:.0f} s", flush=True)
+
+
+def against_mcts(name: str, simulations: int, count: int) -> None:
+    game = get_game("openspiel:" + name)
+    options = game.make_options(2, OPTIONS.get(name, {}))
+    spiel_game = game.spiel_game(options, Chance(0))
+    started = time.monotonic()
+    scores: list[float] = []
+    for s in pairs(game, options, lambda seed: ospiel_player(game, options, simulations, seed),
+                   lambda seed: openspiel_mcts_player(spiel_game, simulations, seed)):
+        scores.append(s)
+        if len(scores) >= count:
+            break
+    verdict = sprt(scores, *SPRT_MCTS, alpha=0.05, beta=0.05, max_outcomes=count)
+    label = name + (f" {OPTIONS[name]}" if name in OPTIONS else "")
+    print(f"{label}: ospiel vs OpenSpiel's MCTS, {simulations} simulations a move each: "
+          f"{interval(scores)}; within 50 Elo: {verdict.outcome} after {verdict.count} pairs; "
+          f"{time.monotonic() - started:.0f} s", flush=True)
 
 
 def main() -> int:
@@ -155,9 +152,11 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=100, help="against OpenSpiel's MCTS: pairs played")
     args = parser.parse_args()
     if args.opponent == "random":
-        against_random(args.game or CHOSEN, args.simulations or 100, args.max_pairs)
+        for name in args.game or CHOSEN:
+            against_random(name, args.simulations or 100, args.max_pairs)
     else:
-        against_mcts(args.game or ("connect_four", "hex"), args.simulations or 200, args.pairs)
+        for name in args.game or ("connect_four", "hex"):
+            against_mcts(name, args.simulations or 200, args.pairs)
     return 0
 
 

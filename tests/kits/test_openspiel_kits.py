@@ -10,7 +10,7 @@ import pytest
 
 from arena.bots import load_bot
 from arena.checker import CheckPlan, check_bot
-from arena.kits import LANGUAGES, missing_tools, write_kit
+from arena.kits import missing_tools, write_kit
 from arena.referee import TimeControl
 from arena.sandbox import Limits
 from tests.conftest import surviving_children
