@@ -64,3 +64,20 @@ def test_a_manifest_may_name_a_family_of_games() -> None:
     assert bot.plays("openspiel:hex") and not bot.plays("block") and not bot.plays("openspiel")
     assert "ospiel" in [b.name for b in bundled_bots("openspiel:hex")]
     assert "ospiel" not in [b.name for b in bundled_bots("block")]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_the_bot_beats_random_by_200_elo_in_connect_four() -> None:
+    """The cheap one of benchmarks/ospiel_strength.py's claims (the rest are measured there and
+    written in docs/games/openspiel.md): duplicate pairs at 30 simulations a move against a
+    random player, until the sequential test says "at least +200 Elo" (or not)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import ospiel_strength as strength
+    from tests.sequential import H1, sprt
+    game = get_game("openspiel:connect_four")
+    options = game.make_options(2)
+    pairs = strength.pairs(game, options, lambda seed: strength.ospiel_player(game, options, 30, seed),
+                           strength.random_player)
+    verdict = sprt(pairs, *strength.SPRT_RANDOM, alpha=0.05, beta=0.05, max_outcomes=60)
+    assert verdict.outcome == H1, verdict
