@@ -128,9 +128,16 @@ class OpenSpielGame(Game):
         return None
 
     def describe_observation(self, observation: dict[str, Any]) -> list[str]:
-        """OpenSpiel's own text of what the seat knows."""
-        text = observation.get("information_state") or observation.get("observation") or ""
-        return [line for line in str(text).splitlines()] or [f"to move: seat {observation['to_move']}"]
+        """OpenSpiel's own texts of what the seat knows: its information state and its
+        observation (each where the game has it), and the steps of the match it knows."""
+        lines = []
+        for key, label in (("information_state", "information state"), ("observation", "observation")):
+            if key in observation:
+                text = str(observation[key]).splitlines() or [""]
+                lines += [f"{label}: {text[0]}", *(f"  {line}" for line in text[1:])]
+        history = " ".join("?" if a is None else str(a) for a in observation.get("history", []))
+        lines.append(f"history (OpenSpiel action ids, ? where you may not know): {history or '(none)'}")
+        return lines
 
     def seen_by(self, event: dict[str, Any], seats: set[int]) -> dict[str, Any]:
         """In a game of hidden information OpenSpiel's text of the whole state is not shown,
