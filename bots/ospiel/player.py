@@ -9,16 +9,20 @@ import time
 from typing import Any
 
 import mcts
+from arena.games.openspiel.sample import sample
 from arena.games.openspiel.state import action_texts
 
 SAMPLE_SHARE = 0.3   # of the time to think, at most, for sampling worlds
 MAX_WORLDS = 32
+SAMPLE_STEPS = 3000  # a world's search gives up after this many steps (Game.sample_state: 20,000)
 
 
 def worlds(game: Any, options: Any, spiel_game: Any, observation: dict, rng: random.Random,
            deadline: float, most: int = MAX_WORLDS) -> list:
     """States the seat cannot tell from the true one: the true one where nothing is hidden, else
-    up to ``most`` sampled ones (at least one, then while a share of the time is left)."""
+    up to ``most`` sampled ones (at least one, then while a share of the time is left), each by
+    the search of ``Game.sample_state`` with a smaller budget (late in a gin rummy deal it finds
+    none: the bot then plays at random rather than spend its clock)."""
     if not game.hidden_information:
         state = spiel_game.new_initial_state()
         for action in observation["history"]:
@@ -28,7 +32,7 @@ def worlds(game: Any, options: Any, spiel_game: Any, observation: dict, rng: ran
     limit = time.monotonic() + SAMPLE_SHARE * max(deadline - time.monotonic(), 0)
     while len(found) < most and (not found or time.monotonic() < limit):
         try:
-            found.append(game.sample_state(options, observation, rng).spiel)
+            found.append(sample(game, options, observation, rng, SAMPLE_STEPS).spiel)
         except Exception as exc:  # noqa: BLE001  (no world within the sampler's budget)
             print(f"no world sampled ({exc})", file=sys.stderr)
             break

@@ -12,6 +12,7 @@ from arena.games.openspiel import catalog
 from arena.games.openspiel.options import options_class
 from arena.games.openspiel.state import OpenSpielState
 
+_INITIAL: dict[int, tuple[Any, Any]] = {}  # id of an OpenSpiel game -> (the game, its initial state)
 SAMPLE_BUDGET = 20_000  # nodes a sample_state search may visit before it gives up
 
 
@@ -62,6 +63,18 @@ class OpenSpielGame(Game):
         if self.seeded:
             return load.__wrapped__(self.short_name, parameters)
         return load(self.short_name, parameters)
+
+    def initial_state(self, spiel_game: Any) -> Any:
+        """A new initial state of ``spiel_game``: a copy of one kept per game (a new one costs
+        milliseconds in some games, gin rummy's 4 ms), or a fresh one where the game samples chance
+        itself (its random state would be shared)."""
+        if self.seeded:
+            return spiel_game.new_initial_state()
+        key = id(spiel_game)
+        kept = _INITIAL.get(key)
+        if kept is None or kept[0] is not spiel_game:
+            kept = _INITIAL[key] = (spiel_game, spiel_game.new_initial_state())
+        return kept[1].clone()
 
     def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> Any:
         options = super().make_options(num_players, values)

@@ -74,7 +74,7 @@ class OpenSpielState(State):
         self.num_players = options.num_players
         self.chance = chance if chance is not None else Chance(seed if seed is not None else 0)
         self.spiel_game = self.game.spiel_game(options, self.chance)
-        self.spiel = self.spiel_game.new_initial_state()
+        self.spiel = self.game.initial_state(self.spiel_game)
         self.cap = self.game.length_cap(options)
         self.events: list[dict[str, Any]] = []
         self.history: list[int] = []            # every action id, chance included
