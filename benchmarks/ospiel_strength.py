@@ -2,6 +2,7 @@
 
     python benchmarks/ospiel_strength.py random [--game NAME ...] [--simulations N] [--max-pairs N]
     python benchmarks/ospiel_strength.py mcts [--game NAME ...] [--simulations N] [--pairs N]
+    python benchmarks/ospiel_strength.py ceiling [--game NAME ...]
 
 Each pair plays one seed twice through arena's engine (chance from the seed's streams), the bot
 in seat 0 and then in seat 1, at a fixed number of simulations a move (reproducible); a match
@@ -13,7 +14,10 @@ docs/games/openspiel.md), until Wald's sequential test (tests/sequential.py) set
 one random rollout, its defaults otherwise) at the same number of simulations a move, in connect
 four and hex (default), ``--pairs`` pairs, and the sequential test of "within 50 Elo" (H0: 0.43,
 -50 Elo; H1: 0.5). Both print the Elo difference with its 95% interval (the normal approximation
-over the pairs' scores).
+over the pairs' scores). ``ceiling``: the most any player can score against the random one in
+a small game (default Kuhn and Leduc poker), the best response on the chance of finishing first,
+worked out exactly over the game tree: where it is below 0.76, "+200 Elo against random" cannot
+be reached by anyone.
 """
 from __future__ import annotations
 
@@ -142,16 +146,67 @@ def against_mcts(name: str, simulations: int, count: int) -> None:
           f"{time.monotonic() - started:.0f} s", flush=True)
 
 
+def best_response_score(spiel_game, me: int) -> float:
+    """The most ``me`` can score (1 first alone, 0.5 shared, 0 else) against a uniformly random
+    opponent in a two-player game: a best response by information sets (perfect recall: each
+    information set's choice maximises the reach-weighted score of its histories)."""
+    members: dict[str, list] = {}
+
+    def walk(state, reach: float) -> None:
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, p in state.chance_outcomes():
+                walk(state.child(a), reach * p)
+            return
+        legal = state.legal_actions()
+        if state.current_player() == me:
+            members.setdefault(state.information_state_string(me), []).append((state, reach))
+        for a in legal:
+            walk(state.child(a), reach if state.current_player() == me else reach / len(legal))
+
+    walk(spiel_game.new_initial_state(), 1.0)
+    choice: dict[str, int] = {}
+
+    def value(state) -> float:
+        if state.is_terminal():
+            r = state.returns()
+            return 1.0 if r[me] > r[1 - me] else 0.5 if r[me] == r[1 - me] else 0.0
+        if state.is_chance_node():
+            return sum(p * value(state.child(a)) for a, p in state.chance_outcomes())
+        legal = state.legal_actions()
+        if state.current_player() == me:
+            key = state.information_state_string(me)
+            if key not in choice:
+                choice[key] = max(legal, key=lambda a: sum(r * value(h.child(a)) for h, r in members[key]))
+            return value(state.child(choice[key]))
+        return sum(value(state.child(a)) for a in legal) / len(legal)
+
+    return value(spiel_game.new_initial_state())
+
+
+def ceiling(name: str) -> None:
+    game = get_game("openspiel:" + name)
+    spiel_game = game.spiel_game(game.make_options(2), Chance(0))
+    seats = [best_response_score(spiel_game, me) for me in (0, 1)]
+    pair = sum(seats) / 2
+    print(f"{name}: the best response to random scores {seats[0]:.3f} in seat 0, {seats[1]:.3f} in "
+          f"seat 1, {pair:.4f} a pair: at most {elo(pair):+.0f} Elo against random", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("opponent", choices=("random", "mcts"))
+    parser.add_argument("opponent", choices=("random", "mcts", "ceiling"))
     parser.add_argument("--game", action="append", help="an OpenSpiel game's short name (repeatable)")
     parser.add_argument("--simulations", type=int, default=None, help="a move (default 100 against "
                         "random, 200 against OpenSpiel's MCTS)")
     parser.add_argument("--max-pairs", type=int, default=200, help="against random: the sequential test's cap")
     parser.add_argument("--pairs", type=int, default=100, help="against OpenSpiel's MCTS: pairs played")
     args = parser.parse_args()
-    if args.opponent == "random":
+    if args.opponent == "ceiling":
+        for name in args.game or ("kuhn_poker", "leduc_poker"):
+            ceiling(name)
+    elif args.opponent == "random":
         for name in args.game or CHOSEN:
             against_random(name, args.simulations or 100, args.max_pairs)
     else:

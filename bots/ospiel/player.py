@@ -49,8 +49,10 @@ def decide(game: Any, options: Any, spiel_game: Any, scale: float, observation: 
     first = found[0]
     ids = action_texts([(a, first.action_to_string(first.current_player(), a)) for a in first.legal_actions()])
     stop = None if simulations is not None else (lambda: time.monotonic() > deadline)
-    root = mcts.search(lambda i: found[i % len(found)].clone(), rng, scale, simulations=simulations, stop=stop)
-    action = mcts.best(root, list(ids.values()))
+    solve = not game.hidden_information and not game.chance  # outcomes can be proven
+    root = mcts.search(lambda i: found[i % len(found)].clone(), rng, scale, simulations=simulations,
+                       stop=stop, solve=solve, top=float(spiel_game.max_utility()) * scale)
+    action = mcts.best(root, list(ids.values()), first.current_player() if solve else None)
     text = next(t for t, a in ids.items() if a == action)
     if text not in legal:
         raise ValueError(f"searched a move that is not legal here: {text!r}")
