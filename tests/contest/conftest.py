@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BOTS, ROOT
+from tests.reports import conftest as report_fixtures
 
 ARENA = [sys.executable, "-c", "from arena.cli import main; main()"]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
@@ -154,3 +155,6 @@ def server(contest_folder):
     running = start(folder, config)
     yield running
     stop(running)
+
+
+browser = report_fixtures.browser  # the report tests' headless Chromium, one per module

@@ -5,7 +5,6 @@ and restores a bot."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,15 +14,6 @@ from tests.reports.browser import Browser
 from .conftest import NOISY_BOT, Server
 
 BROKEN = "from protocol.sdk import run\nrun(lambda o, l: l[0]\n"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 def until(browser: Browser, text: str, timeout: float = 120, reload: bool = True) -> str:
