@@ -9,11 +9,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("arena", "tournaments", "reports", "protocol", "contest", "bots")
 LIMIT = 450
-MOST = 7  # at most this many modules over LIMIT, to come down to 6
+MOST = 6  # at most this many modules over LIMIT (issue 45: six)
 # the modules over LIMIT lines, to be split; remove a module once it is under LIMIT
 OVER_LIMIT = {
     "arena/sandbox/zygote_server.py",
-    "contest/app.py",
     "reports/model.py",
     "tournaments/adaptive.py",
     "tournaments/config.py",

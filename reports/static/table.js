@@ -1,13 +1,13 @@
 /* A seat at the table (`arena play GAME human BOT... --browser`): the page asks its server for
  * the seat's view (state?after=V, a long poll: answered when the match changes), draws it with the
  * replay viewer (replay.js) and the game's drawer, lists the match as text, and when it is the
- * seat's turn offers the legal actions (POST action): the tiles and cards of the seat's hand on
- * the board that a legal action names are played by clicking them, and every action is a button
+ * seat's turn offers the legal actions (POST action): the pieces of the seat's hand on the
+ * board that a legal action names are played by clicking them, and every action is a button
  * too (the only way to those that name no piece: bids, pass, roll, stop). The view holds only
  * what the seat may know (arena/browser.py). Everything from bots is written with textContent.
  *
- * A piece is an element of the seat's box on the board ([data-seat=S]) with a data-tile or
- * data-card (pieces.js); an action names the pieces among its words ("3-4:L" names 3-4,
+ * A piece is an element of the seat's box on the board ([data-seat=S]) with a data-piece, the
+ * text an action names it by (arena/games/pieces/pieces.js draws them); an action names the pieces among its words ("3-4:L" names 3-4,
  * "discard 1-4 5-5" names both, "play KH marriage" names KH). A click picks a piece; when the
  * pieces picked name exactly one action, it is played; when they name several ("3-4:L" and
  * "3-4:R"), their buttons are picked out to choose from.
@@ -19,7 +19,7 @@
   var version = -1, viewer = null, asked = null, clock = null, seat = null;
   var named = {};   // action -> the pieces of the seat's hand it names (asked.legal's)
   var picked = [];  // the pieces clicked so far for this decision
-  var PIECE = "[data-tile], [data-card]";
+  var PIECE = "[data-piece]";
 
   function q(sel) { return document.querySelector(sel); }
 
@@ -150,7 +150,7 @@
     return found;
   }
 
-  function pieceOf(el) { return el.getAttribute("data-tile") || el.getAttribute("data-card"); }
+  function pieceOf(el) { return el.getAttribute("data-piece"); }
 
   /* The actions that name every piece of ``pieces``. */
   function naming(pieces) {
