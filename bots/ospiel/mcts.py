@@ -121,14 +121,14 @@ def search(worlds: Callable[[int], Any], rng: random.Random, scale: float, *,
 
 def best(root: dict[int, Edge], legal: list[int], player: int | None = None) -> int:
     """The move to play: the best proven one for ``player`` when there is one that is not a loss
-    of the others' choosing, else the most visited legal move (the first in OpenSpiel's order
-    among equals)."""
-    def key(a: int) -> tuple[float, int]:
+    of the others' choosing, else the most visited legal move, and among those the one with the
+    most return (as OpenSpiel's MCTS chooses; the first in OpenSpiel's order among equals)."""
+    def key(a: int) -> tuple[float, int, float]:
         edge = root.get(a)
         if edge is None:
-            return (0.0, -1)
+            return (0.0, -1, 0.0)
         proven = edge.outcome[player] if edge.outcome is not None and player is not None else 0.0
-        return (proven, edge.visits)
+        return (proven, edge.visits, edge.total)
     return max(legal, key=key)
 
 
