@@ -6,7 +6,7 @@ probabilities). Each simulation starts from a world: the true state in a game wi
 information, else one of the worlds sampled from what the seat knows (information-set MCTS with
 determinisation: the same tree over every world, a move's statistics counted only where it was
 legal). Selection by UCT (a move's mean return for the seat that makes it, plus
-``c * sqrt(ln N / n)``, with N the visits of the moves legal there), one new node per
+``c * sqrt(ln N / n)``, with N the visits of the moves legal there; ties broken at random), one new node per
 simulation, a uniformly random playout to the end, and every move on the path credited with the
 mover's return, scaled so that the game's returns span 2 (as OpenSpiel's win/loss games do).
 
@@ -28,9 +28,10 @@ UCT_C = 2.0
 
 
 class Edge:
-    __slots__ = ("visits", "total", "child", "outcome", "legal", "mover")
+    __slots__ = ("visits", "total", "child", "outcome", "legal", "mover", "tie")
 
-    def __init__(self) -> None:
+    def __init__(self, tie: float = 0.0) -> None:
+        self.tie = tie  # a random number that breaks ties (a shuffled order, as OpenSpiel's)
         self.visits = 0
         self.total = 0.0
         self.child: dict[int, Edge] | None = None  # the moves after this one
@@ -91,12 +92,12 @@ def search(worlds: Callable[[int], Any], rng: random.Random, scale: float, *,
             untried = [a for a in legal if a not in node]
             if untried:
                 action = rng.choice(untried)
-                edge = node[action] = Edge()
+                edge = node[action] = Edge(rng.random())
                 path.append((edge, player))
                 state.apply_action(action)
                 break
             log_n = math.log(sum(node[a].visits for a in legal))
-            action = max(legal, key=lambda a: _value(node[a], player, log_n, uct_c))
+            action = max(legal, key=lambda a: (_value(node[a], player, log_n, uct_c), node[a].tie))
             edge = node[action]
             path.append((edge, player))
             state.apply_action(action)
@@ -121,14 +122,14 @@ def search(worlds: Callable[[int], Any], rng: random.Random, scale: float, *,
 
 def best(root: dict[int, Edge], legal: list[int], player: int | None = None) -> int:
     """The move to play: the best proven one for ``player`` when there is one that is not a loss
-    of the others' choosing, else the most visited legal move (the first in OpenSpiel's order
-    among equals)."""
-    def key(a: int) -> tuple[float, int]:
+    of the others' choosing, else the most visited legal move, and among those the one with the
+    most return (as OpenSpiel's MCTS chooses; equals in a random order)."""
+    def key(a: int) -> tuple[float, int, float, float]:
         edge = root.get(a)
         if edge is None:
-            return (0.0, -1)
+            return (0.0, -1, 0.0, 0.0)
         proven = edge.outcome[player] if edge.outcome is not None and player is not None else 0.0
-        return (proven, edge.visits)
+        return (proven, edge.visits, edge.total, edge.tie)
     return max(legal, key=key)
 
 
