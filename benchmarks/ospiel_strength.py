@@ -128,9 +128,10 @@ def against_random(name: str, simulations: int, max_pairs: int) -> None:
           f"{verdict.count} pairs; {interval(scores)}; {time.monotonic() - started:.0f} s", flush=True)
 
 
-def against_mcts(name: str, simulations: int, count: int) -> None:
+def against_mcts(name: str, simulations: int, count: int, values: dict | None = None) -> None:
     game = get_game("openspiel:" + name)
-    options = game.make_options(2, OPTIONS.get(name, {}))
+    values = OPTIONS.get(name, {}) if values is None else values
+    options = game.make_options(2, values)
     spiel_game = game.spiel_game(options, Chance(0))
     started = time.monotonic()
     scores: list[float] = []
@@ -140,7 +141,7 @@ def against_mcts(name: str, simulations: int, count: int) -> None:
         if len(scores) >= count:
             break
     verdict = sprt(scores, *SPRT_MCTS, alpha=0.05, beta=0.05, max_outcomes=count)
-    label = name + (f" {OPTIONS[name]}" if name in OPTIONS else "")
+    label = name + (f" {values}" if values else "")
     print(f"{label}: ospiel vs OpenSpiel's MCTS, {simulations} simulations a move each: "
           f"{interval(scores)}; within 50 Elo: {verdict.outcome} after {verdict.count} pairs; "
           f"{time.monotonic() - started:.0f} s", flush=True)
@@ -202,6 +203,8 @@ def main() -> int:
                         "random, 200 against OpenSpiel's MCTS)")
     parser.add_argument("--max-pairs", type=int, default=200, help="against random: the sequential test's cap")
     parser.add_argument("--pairs", type=int, default=100, help="against OpenSpiel's MCTS: pairs played")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option of the game (against OpenSpiel's MCTS; default for hex: board_size=7)")
     args = parser.parse_args()
     if args.opponent == "ceiling":
         for name in args.game or ("kuhn_poker", "leduc_poker"):
@@ -210,8 +213,9 @@ def main() -> int:
         for name in args.game or CHOSEN:
             against_random(name, args.simulations or 100, args.max_pairs)
     else:
+        values = dict(item.split("=", 1) for item in args.option) or None
         for name in args.game or ("connect_four", "hex"):
-            against_mcts(name, args.simulations or 200, args.pairs)
+            against_mcts(name, args.simulations or 200, args.pairs, values)
     return 0
 
 

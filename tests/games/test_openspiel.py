@@ -201,3 +201,36 @@ def test_a_person_plays_a_seat_and_sees_only_their_own_card() -> None:
     state = get_game("openspiel:kuhn_poker").new_match(get_game("openspiel:kuhn_poker").make_options(2), 2)
     their_card = state.events[1]["outcome"]
     assert their_card not in out.split("result:")[0].replace(mine, "")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_duplicate_tournament_of_leduc_poker_deals_each_seat_the_same_cards_in_turn(tmp_path) -> None:
+    """A real tournament with duplicate deals (two entrants, each set played in both seats): the
+    matches of a set share the seed, and each entrant is dealt, in its turn in each seat, the card
+    that seat gets in the other match of the set."""
+    from tests.conftest import BOTS
+    from tournaments.backends import SerialBackend
+    from tournaments.config import parse_config
+    from tournaments.run import prepare, run_tournament
+    from tournaments.store import Store
+    config = parse_config({
+        "name": "Leduc", "game": "openspiel:leduc_poker", "seed": 3,
+        "entrants": [str(BOTS / "random"), {"path": str(BOTS / "random"), "name": "random-2"}],
+        "format": {"players": 2, "rounds": 3, "duplicate": True},
+        "ratings": {"draw_probability": 0.1},
+    }, base_dir=tmp_path, source="test", stem="leduc")
+    out = tmp_path / "out"
+    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
+    with Store.open(out) as store:
+        rows = store.matches()
+        sets: dict[int, list] = {}
+        for row in rows:
+            sets.setdefault(row.seed, []).append(row)
+        assert len(sets) == 3 and all(len(pair) == 2 for pair in sets.values())
+        for a, b in sets.values():
+            assert a.seats == tuple(reversed(b.seats))  # each entrant in each seat once
+            cards = [[e["id"] for e in store.record(r.id).events if e["type"] == "chance"][:2] for r in (a, b)]
+            assert cards[0] == cards[1]  # seat s holds the same card in both matches
+            holder = {(r.seats[s], cards[0][s]) for r in (a, b) for s in (0, 1)}
+            assert len(holder) == 4  # so each entrant held both cards of the deal, one in each match
