@@ -65,7 +65,7 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
             data, aliases = anonymise(data, opened.report_settings()["alias_key"])
             write_aliases(output_dir, aliases)
             public.update((row.entrant.id, row.alias) for row in aliases)
-        over = data.adaptive is not None and data.adaptive.stop is not None  # no deal to come
+        over = data.summary is not None and data.summary.finished  # no deal to come
         if reveal_seed and data.planned is not None and len(data.matches) < data.planned \
                 and not over:
             raise ArenaError(f"{output_dir}: {len(data.matches)} of {data.planned} matches played; "

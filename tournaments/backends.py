@@ -28,7 +28,8 @@ import signal
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
@@ -123,12 +124,22 @@ def play_job(job: MatchJob, warm: WarmStarts | None = None,
 
 
 class Backend(Protocol):
-    """Plays jobs and yields them as they finish (in any order)."""
+    """Plays jobs and yields them as they finish (in any order). What it can do besides is
+    stated, not probed: whether its workers build the entrants themselves (``builds``), what it
+    tells and shows while it runs (``attach``), and how it keeps its workers from one ``run`` to
+    the next (``session``)."""
 
     name: str      # recorded with each run in the store
     workers: int   # matches played at once
+    builds: bool   # its workers build the bots they play (else the run builds them first)
 
-    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+    def attach(self, say: Callable[[str], None], status: Callable[[str | None], None]) -> None:
+        """Where its warnings go (``say``, beside the progress bar) and its status (the bar's)."""
+
+    def session(self) -> AbstractContextManager[Any]:
+        """Keep its workers from one ``run`` to the next while the session lasts."""
+
+    def run(self, jobs: Iterable[MatchJob]) -> Generator[Finished, None, None]:
         """Play ``jobs``; raise :class:`MatchError` if one raises instead of returning."""
 
     def stop(self) -> None:
@@ -139,7 +150,23 @@ class Backend(Protocol):
         """End at once: matches in flight are abandoned (their bots killed)."""
 
 
-class SerialBackend:
+class LocalBackend:
+    """What a backend on this machine does besides playing: the run builds the bots (its workers
+    play them from the same folders), it has no warnings or status of its own, and keeps
+    nothing between runs unless it says otherwise."""
+
+    name = "local"
+    workers = 1
+    builds = False
+
+    def attach(self, say: Callable[[str], None], status: Callable[[str | None], None]) -> None:
+        pass
+
+    def session(self) -> AbstractContextManager[Any]:
+        return contextlib.nullcontext()
+
+
+class SerialBackend(LocalBackend):
     """Plays one job at a time in this process."""
 
     name = "serial"
@@ -148,7 +175,7 @@ class SerialBackend:
     def __init__(self) -> None:
         self._stopping = False
 
-    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+    def run(self, jobs: Iterable[MatchJob]) -> Generator[Finished, None, None]:
         for job in jobs:
             if self._stopping:
                 return
@@ -245,7 +272,7 @@ class _Worker:
         self.conn.close()
 
 
-class ProcessBackend:
+class ProcessBackend(LocalBackend):
     """Plays jobs in ``workers`` spawned worker processes, one match per worker at a time.
 
     With ``cores_per_match`` = K, each worker claims K cores of its own, machine-wide
@@ -277,7 +304,7 @@ class ProcessBackend:
         self._stopping = True
         self._aborting = True
 
-    @contextlib.contextmanager
+    @contextlib.contextmanager  # type: ignore[override]
     def session(self) -> Iterator["ProcessBackend"]:
         """Keep the workers from one ``run`` to the next (an SPRT's or an adaptive tournament's
         batches): each would otherwise start its process, and its bots' fork servers, again for
@@ -302,7 +329,7 @@ class ProcessBackend:
             self._pool.append(_Worker(self._ctx, args))
         return self._pool
 
-    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+    def run(self, jobs: Iterable[MatchJob]) -> Generator[Finished, None, None]:
         pending = _Pending(jobs)
         retried: set[int] = set()
         idle = list(self._workers_for(pending.fill(self.workers)))

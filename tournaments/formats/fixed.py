@@ -1,88 +1,96 @@
-"""What a tournament plays next, batch by batch, when its results decide it: an SPRT's next
-matches in schedule order until its test decides (``tournaments.sprt``), an adaptive
-tournament's next duplicate sets until its ranking is settled (``tournaments.adaptive``). Each is
-a function of the stored results, so a resumed run plays on as the uninterrupted one would have;
-``tournaments.run`` plays the batches and stores their results."""
+"""What the formats of a fixed schedule share (a round-robin, a gauntlet): every table known in
+advance, played ``rounds`` times, every match left played at once, no verdict of their own."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tournaments.adaptive import EPOCH_KEY, Epoch, Plan, Settings, resumed_plan
-from tournaments.config import TournamentConfig
-from tournaments.plan import PlannedMatch
-from tournaments.sprt import Played, SequentialTest
-from tournaments.store import Store
+from arena.game import Game
+from tournaments.formats.protocol import ConfigError, FormatConfig, Outcome, Start, StoreView, Summary
+from tournaments.plan import PlannedMatch, Slot, join_slots
+from tournaments.schedule import Schedule
+
+SCHEDULE_KEYS = ("rounds", "duplicate", "max_tables")
 
 
-def sprt_batches(todo: list[PlannedMatch], test: SequentialTest | None,
-                 stored: dict[int, Played], size: int, position: Callable[[PlannedMatch], int],
-                 keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
-    """What to play: every match left at once; for an SPRT, the next ``size`` matches left in
-    schedule order (but those ``keep`` refuses: a suspended entrant's), for as long as the test
-    has no verdict (it looks after every batch)."""
-    if test is None:
-        yield todo
-        return
-    while test.advance(stored) is None:
-        left = [m for m in todo if position(m) not in stored and keep(m)]
-        if not left:
-            return
-        yield left[:size]
+class FixedCourse:
+    """Every match left, in one batch; decided by nothing but having played them."""
+
+    def __init__(self, todo: list[PlannedMatch]) -> None:
+        self.todo: list[PlannedMatch] | None = todo
+        self.left = len(todo)
+
+    def batch(self, keep: Callable[[PlannedMatch], bool]) -> list[PlannedMatch]:
+        todo, self.todo = self.todo or [], None
+        return [m for m in todo if keep(m)]
+
+    def add(self, result: Outcome) -> None:
+        pass
+
+    def status(self) -> str | None:
+        return None
+
+    @property
+    def decided(self) -> bool:
+        return False
+
+    def summary(self, names: Mapping[int, str], order: Callable[[], Sequence[int]]) -> Summary | None:
+        return None
 
 
-class AdaptiveRun:
-    """An adaptive tournament's plan for the field in play (``tournaments.adaptive.Epoch``):
-    replayed from the stored results, or begun afresh after them when the field has moved since
-    (a new version, a late entrant, a withdrawal, a suspension). Its batch size follows the
-    workers of the tournament's first run, whatever this one has."""
+class FixedFormat:
+    """A format of a fixed schedule; a subclass gives its tables and a late entrant's groups."""
 
-    def __init__(self, config: TournamentConfig, output: Path, store: Store,
-                 stored: dict[int, Any], say: Callable[[str], None]) -> None:
-        self.config, self.output, self.say = config, output, say
-        self.store = store
-        self.stored = stored
-        self.plan = self.replan()
+    name = ""
+    keys: tuple[str, ...] = SCHEDULE_KEYS
+    late_entrants = True
+    new_versions = True
+    fixed = True
 
-    def replan(self) -> Plan:
-        config, store = self.config, self.store
-        assert config.seed is not None  # prepare() gave the config its seed
-        rows = store.matches()
-        self.stored.update((r.id, Played(r.seats, r.ranks)) for r in rows)
-        current = store.current()
-        saved = store.meta(EPOCH_KEY)
-        epoch = Epoch.from_json(saved) if saved else None
-        if epoch is None or epoch.field != current:
-            epoch = Epoch.after(current, rows)
-            store.set_meta(EPOCH_KEY, epoch.to_json())
-        settings = Settings.of(config.format, config.seed, store.runs()[0]["workers"])
-        plan, self.epoch = resumed_plan(settings, epoch, rows)
-        if self.epoch != epoch:
-            store.set_meta(EPOCH_KEY, self.epoch.to_json())
-            self.say(f"the adaptive plan of {str(self.output)!r} was made by an earlier arena: "
-                     f"its {len(rows)} stored matches count as known, and the plan goes on from "
-                     "them")
-        return plan
+    def check(self, given: Mapping[str, Any], values: Mapping[str, Any], players: int,
+              game: Game, source: str) -> dict[str, Any]:
+        return {}
 
-    def batches(self, keep: Callable[[PlannedMatch], bool]) -> Iterator[list[PlannedMatch]]:
-        """What is left of the current batch, until the plan is over; an entrant suspended
-        meanwhile (``keep`` refuses its matches) ends the epoch, and the field left is planned
-        (also when the plan was just over: the standing it ends with is the field's in play)."""
-        while True:
-            while self.plan.advance(self.stored) is None:
-                field = self.epoch.field
-                left = [PlannedMatch(m.id, -1, m.round, m.table, m.rotation, m.deal, m.seed,
-                                     m.seats, tuple(field[e] for e in m.seats))
-                        for m in self.plan.left(self.stored)]
-                kept = [m for m in left if keep(m)]
-                if kept:
-                    yield kept
-                else:
-                    self.plan = self.replan()
-            if self.store.current() == self.epoch.field:
-                return
-            self.plan = self.replan()
+    def describe(self, f: FormatConfig) -> str:
+        dup = ", duplicate deals" if f.duplicate else ""
+        return (f"{self.name}, {f.players} players per table, {f.rounds} "
+                f"round{'s' if f.rounds != 1 else ''}{dup}")
+
+    def facts(self, f: FormatConfig) -> dict[str, Any]:
+        return {"rounds": f.rounds, "duplicate deals": f.duplicate}
+
+    def entrants(self, f: FormatConfig, names: Sequence[str],
+                 paths: Callable[[], Sequence[str]]) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def schedule(self, entrants: int, f: FormatConfig, seed: int,
+                 candidates: Sequence[int]) -> Schedule:
+        raise NotImplementedError
+
+    def planned(self, f: FormatConfig, entrants: int, schedule: Schedule) -> int:
+        return len(schedule)
+
+    def groups(self, f: FormatConfig, newcomer: int, others: Sequence[int],
+               candidates: Sequence[int]) -> list[tuple[int, ...]]:
+        raise NotImplementedError
+
+    def join_slots(self, f: FormatConfig, newcomer: int, others: Sequence[int],
+                   candidates: Sequence[int], slots: Sequence[Slot], sampled: bool,
+                   seed: int) -> list[Slot]:
+        return join_slots(self.groups(f, newcomer, others, candidates), newcomer, slots, sampled,
+                          seed)
+
+    def start(self, run: Start) -> FixedCourse:
+        return FixedCourse(run.todo)
+
+    def read(self, store: StoreView, order: Sequence[int]) -> Summary | None:
+        return None
 
 
-__all__ = ["AdaptiveRun", "sprt_batches"]
+def need_entrants(names: Sequence[str], f: FormatConfig, what: str) -> None:
+    if len(names) < max(2, f.players):
+        raise ConfigError(f"'entrants': {len(names)} entrant(s) for tables of {f.players}; "
+                          f"{what} needs at least {max(2, f.players)}")
+
+
+__all__ = ["FixedCourse", "FixedFormat", "SCHEDULE_KEYS", "need_entrants"]

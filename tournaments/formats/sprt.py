@@ -13,11 +13,16 @@ like any match, but the test does not count them.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from tournaments.config import FormatConfig, TournamentConfig
+from arena.game import Game
+from tournaments.formats.protocol import (
+    Box, ConfigError, FormatConfig, Outcome, Start, StoreView, Summary)
+from tournaments.plan import PlannedMatch, Slot
+from tournaments.schedule import Schedule, play_tables
 from tournaments.stats import Estimate, estimate, llr_logistic, points, sprt_bounds
 
 PAIRS_PER_WORKER = 2  # a batch: this many duplicate pairs for each match played at once
@@ -93,6 +98,49 @@ class SprtSummary:
                 f"{self.upper:.2f}; elo0 {self.elo0:g}, elo1 {self.elo1:g}, alpha {self.alpha:g}, "
                 f"beta {self.beta:g})")
 
+    def text(self) -> str:
+        return self.line()
+
+    def box(self) -> Box:
+        """The index's box: the verdict, the test's facts, the pairs by the candidate's points."""
+        e = self.estimate
+        facts = (
+            ("Candidate", self.candidate), ("Baseline", self.baseline),
+            ("Elo of the candidate", "—" if e is None else
+             f"{e.elo:+.1f} ± {e.elo_margin:.1f} (95%)"),
+            ("Log-likelihood ratio", f"{_num(self.llr)} (H0 at {_num(self.lower)}, H1 at "
+                                     f"{_num(self.upper)})"),
+            ("Hypotheses", f"H0: {self.elo0:g} Elo, H1: {self.elo1:g} Elo; α {self.alpha:g}, "
+                           f"β {self.beta:g}"),
+            ("Pairs counted", f"{self.pairs:,} ({2 * self.pairs:,} matches) of at most "
+                              f"{self.max_matches // 2:,}"),
+        )
+        return Box(id=NAME, headline=self.headline, line=self.line(), facts=facts,
+                   caption="Duplicate pairs (one deal, the seats swapped) by the candidate's "
+                           "points of 2",
+                   header=("0", "½", "1", "1½", "2"), rows=(tuple(map(str, self.counts)),),
+                   note="A sequential probability ratio test: the log-likelihood ratio of H1 "
+                        "against H0 after every pair, in schedule order, until it leaves its "
+                        "bounds.", tone=(self.verdict or "none").lower(), numeric=True)
+
+    def ranking_ids(self) -> tuple[int, ...]:
+        return ()
+
+    def ranked_by(self) -> tuple[str, str]:
+        return "", ""
+
+    def rules(self) -> dict[tuple[int, int], str]:
+        return {}
+
+    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> "SprtSummary":
+        return dataclasses.replace(self, candidate=name(self.candidate),
+                                   baseline=name(self.baseline))
+
+
+def _num(value: float) -> str:
+    text = f"{value:.2f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # no "-0.00"
+
 
 class SequentialTest:
     """Walks the pairs in schedule order as their results arrive; stops at a verdict."""
@@ -157,14 +205,134 @@ def summarize(fmt: FormatConfig, names: Sequence[str], results: Mapping[int, Any
     return test.summary(names[0], names[1])
 
 
-def store_summary(store: Any, config: TournamentConfig | None = None) -> SprtSummary:
+def store_summary(store: Any) -> SprtSummary:
     """The test over what a (read-only) ``tournaments.store.Store`` holds."""
-    config = config or store.config()
-    firsts = {s.id: s.first_match for s in store.slots()}
+    config = store.config()
     return summarize(config.format, [e.name for e in store.entrants()],
-                     {firsts.get(r.slot, r.id - r.rotation) + r.rotation: r
-                      for r in store.current_matches()})
+                     positions(store.slots(), store.current_matches()))
 
 
-__all__ = ["H0", "H1", "PAIRS_PER_WORKER", "Played", "SequentialTest", "SprtSummary",
-           "batch_size", "store_summary", "summarize"]
+def positions(slots: Sequence[Slot], rows: Sequence[Any]) -> dict[int, Any]:
+    """The stored ``rows`` by their place in the first schedule (their slot's first id, plus
+    their rotation), which is what the test counts its pairs by, whichever version played them."""
+    firsts = {s.id: s.first_match for s in slots}
+    return {firsts.get(r.slot, r.id - r.rotation) + r.rotation: r for r in rows}
+
+
+# ----- the format ------------------------------------------------------------------------------
+
+NAME = "sprt"
+DEFAULTS = {"elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "max_matches": 2000}
+
+
+class SprtCourse:
+    """The run: the next matches left in schedule order, a batch at a time, until a verdict
+    (the test looks after every match, and a batch is asked for only while there is none)."""
+
+    def __init__(self, run: Start) -> None:
+        self.test = SequentialTest(run.config)
+        firsts = {s.id: s.first_match for s in run.slots}
+        self.position: Callable[[Any], int] = lambda m: firsts.get(m.slot, 0) + m.rotation
+        self.results: dict[int, Any] = {self.position(r): r for r in run.current_rows}
+        decided = self.test.advance(self.results) is not None  # a resume of a decided test
+        self.todo = [] if decided else run.todo
+        self.left = len(self.todo)
+        self.size = batch_size(run.workers)
+
+    def batch(self, keep: Callable[[PlannedMatch], bool]) -> list[PlannedMatch]:
+        if self.test.advance(self.results) is not None:
+            return []
+        return [m for m in self.todo if self.position(m) not in self.results and keep(m)][:self.size]
+
+    def add(self, result: Outcome) -> None:
+        self.results[self.position(result)] = result
+        self.test.advance(self.results)
+
+    def status(self) -> str | None:
+        return self.test.status()
+
+    @property
+    def decided(self) -> bool:
+        return self.test.finished
+
+    def summary(self, names: Mapping[int, str], order: Callable[[], Sequence[int]]) -> SprtSummary:
+        return self.test.summary(names[0], names[1])
+
+
+class Sprt:
+    """The format: two entrants, the candidate then the baseline, on one table of duplicate
+    pairs; a new version of either plays every pair again (``tournaments.plan``)."""
+
+    name = NAME
+    keys: tuple[str, ...] = tuple(DEFAULTS)
+    late_entrants = False
+    new_versions = True
+    fixed = False
+
+    def check(self, given: Mapping[str, Any], values: Mapping[str, Any], players: int,
+              game: Game, source: str) -> dict[str, Any]:
+        if players != 2:
+            said = "is" if given.get("players") is not None else f"defaults to {game.name}'s"
+            can = (" (set it to 2: " + game.name + " is played by " + game.players_text() + ")"
+                   if 2 in game.player_counts else f" ({game.name} is not played by 2)")
+            raise ConfigError(f"{source}: 'format.players' {said} {players}; type = '{NAME}' "
+                              f"tests two players{can}")
+        out = {k: values[k] if values[k] is not None else v for k, v in DEFAULTS.items()}
+        for key in ("alpha", "beta"):
+            if not 0 < out[key] < 1:
+                raise ConfigError(f"{source}: 'format.{key}' must be between 0 and 1 (exclusive), "
+                                  f"got {out[key]!r}")
+        if out["alpha"] + out["beta"] >= 1:
+            raise ConfigError(f"{source}: 'format.alpha' + 'format.beta' must be less than 1, got "
+                              f"{out['alpha']} + {out['beta']}")
+        if not out["elo1"] > out["elo0"]:
+            raise ConfigError(f"{source}: 'format.elo1' must be greater than 'format.elo0', got "
+                              f"elo0 {out['elo0']}, elo1 {out['elo1']}")
+        if out["max_matches"] < 2 or out["max_matches"] % 2:
+            raise ConfigError(f"{source}: 'format.max_matches' must be an even number of at least "
+                              f"2 (matches come in duplicate pairs), got {out['max_matches']}")
+        for key in ("elo0", "elo1", "alpha", "beta"):
+            out[key] = float(out[key])
+        return out
+
+    def describe(self, f: FormatConfig) -> str:
+        return (f"{NAME} (elo0 {f.elo0:g}, elo1 {f.elo1:g}, alpha {f.alpha:g}, beta {f.beta:g}), "
+                f"duplicate pairs, at most {f.max_matches} matches")
+
+    def facts(self, f: FormatConfig) -> dict[str, str]:
+        return {"test": f"elo0 {f.elo0:g}, elo1 {f.elo1:g}, alpha {f.alpha:g}, beta {f.beta:g}, "
+                        f"at most {f.max_matches} matches"}
+
+    def entrants(self, f: FormatConfig, names: Sequence[str],
+                 paths: Callable[[], Sequence[str]]) -> tuple[int, ...]:
+        if len(names) != 2:
+            raise ConfigError(f"'entrants': type = '{NAME}' tests two entrants, the candidate "
+                              f"then the baseline; there are {len(names)}")
+        return ()
+
+    def schedule(self, entrants: int, f: FormatConfig, seed: int,
+                 candidates: Sequence[int]) -> Schedule:
+        """One table of two, a round per duplicate pair: a new deal for each pair, the seats
+        swapped within it and the first seat alternating from pair to pair."""
+        return play_tables([(0, 1)], 1, "", size=2, rounds=(f.max_matches or 0) // 2,
+                           duplicate=True, seed=seed, draw_seats=False)
+
+    def planned(self, f: FormatConfig, entrants: int, schedule: Schedule) -> int:
+        return len(schedule)
+
+    def join_slots(self, f: FormatConfig, newcomer: int, others: Sequence[int],
+                   candidates: Sequence[int], slots: Sequence[Slot], sampled: bool,
+                   seed: int) -> list[Slot]:
+        return []
+
+    def start(self, run: Start) -> SprtCourse:
+        return SprtCourse(run)
+
+    def read(self, store: StoreView, order: Sequence[int]) -> Summary:
+        return store_summary(store)
+
+
+SPRT = Sprt()
+
+__all__ = ["H0", "H1", "NAME", "PAIRS_PER_WORKER", "Played", "SPRT", "SequentialTest",
+           "SprtSummary", "batch_size", "positions", "store_summary", "summarize"]
