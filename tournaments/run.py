@@ -363,28 +363,15 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     current = store.current_matches()
     total = len(current) + len(todo) if kind.fixed else planned_matches(prepared)
     store.set_meta("planned", total)
-    left = len(todo) or max(0, total - store.count()[0])
-    if backend is None:
-        per_match = prepared.config.cores_per_match
-        n = workers or prepared.config.workers or default_workers(per_match)
-        backend = ProcessBackend(min(n, max(1, left)), cores_per_match=per_match)
+    backend = backend or _local_backend(prepared, workers,
+                                        len(todo) or max(0, total - store.count()[0]))
     run_id = store.begin_run(backend.name, backend.workers)
-    tell: list[Callable[[str], None]] = [say or early.append]  # the bar's, once it is made
-    assert prepared.config.seed is not None  # prepare() gave the config its seed
-    course = kind.start(Start(
-        prepared.config.format, prepared.config.seed, todo, store.matches(), current, field.slots,
-        field.current, backend.workers, store, str(prepared.output), lambda line: tell[0](line),
-        store.runs()[0]["workers"]))
-    bar = Progress(course.left, 0, 0, enabled=show and course.left > 0)
-    bar.detail = course.status()
+    bar = Progress(0, enabled=show)
     say = say or bar.message
-    tell[0] = say
-    for line in (*early, *field.news):
+    course = kind.start(_start(prepared, store, field, todo, current, backend, say))
+    bar.total, bar.enabled, bar.detail = course.left, show and course.left > 0, course.status()
+    for line in (*early, *field.news, *_opening(prepared, resumed, len(current), total)):
         say(line)
-    if prepared.schedule.note:
-        say(f"note: {prepared.schedule.note}")
-    if resumed:
-        say(f"resuming: {len(current)} of {total} matches already played")
     if course.left and not backend.builds:  # else each worker builds its own
         build_entrants([field.bots[e] for e in sorted(field.current)], say)
     backend.attach(say, bar.status)
@@ -396,6 +383,30 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     summary = course.summary(names, lambda: _trueskill_order(store))
     return RunResult(run.outcome, run.played, len(current) + run.played, total, run.failures,
                      store.path, report, summary, run.interrupted)
+
+
+def _local_backend(prepared: Prepared, workers: int | None, left: int) -> Backend:
+    """Worker processes on this machine: as many as asked (else as the config says, else as
+    there are cores for), no more than the matches left."""
+    per_match = prepared.config.cores_per_match
+    n = workers or prepared.config.workers or default_workers(per_match)
+    return ProcessBackend(min(n, max(1, left)), cores_per_match=per_match)
+
+
+def _start(prepared: Prepared, store: Store, field: Field, todo: list[PlannedMatch],
+           current: Sequence[Any], backend: Backend, say: Callable[[str], None]) -> Start:
+    """What the format's run starts from."""
+    config = prepared.config
+    assert config.seed is not None  # prepare() gave the config its seed
+    return Start(config.format, config.seed, todo, store.matches(), current, field.slots,
+                 field.current, backend.workers, store, str(prepared.output), say,
+                 store.runs()[0]["workers"])
+
+
+def _opening(prepared: Prepared, resumed: bool, played: int, total: int) -> list[str]:
+    """The lines a run starts with: the schedule's note, and how far a resume is."""
+    lines = [f"note: {prepared.schedule.note}"] if prepared.schedule.note else []
+    return lines + ([f"resuming: {played} of {total} matches already played"] if resumed else [])
 
 
 def _trueskill_order(store: Store) -> list[int]:

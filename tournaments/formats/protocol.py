@@ -24,7 +24,7 @@ thing it may keep in the store is its own ``meta`` value (the adaptive format's 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arena.errors import ArenaError
@@ -213,7 +213,6 @@ class Start:
     output: str
     say: Callable[[str], None]
     first_workers: int = 1            # the workers of the tournament's first run
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Format(Protocol):

@@ -14,9 +14,9 @@ meet, instead of every pair.
   meets twice and the pairs are as close in standing as that allows. In an odd field one
   entrant sits the round out (a **bye**, scored as a won pairing): the lowest one that has not
   had a bye yet; nobody gets two. If no round can be paired, the tournament ends there.
-- **Who sits first.** Of a pair, the one that has sat first at fewer tables sits first in the
-  set's first match (the higher in the standing in even rounds, the lower in odd ones, when
-  equal).
+- **Who sits first.** Of a pair, the one that has sat first less often (counting the tables it
+  sat second at against it) sits first in the set's first match (the higher in the standing in
+  even rounds, the lower in odd ones, when equal).
 - **Ids and deals.** Pairing ``d`` of the tournament (counted from 0, round after round) is the
   deal ``d``, seed ``seeds.deal_seed(seed, d)``, and the matches ``2d + 1`` and ``2d + 2``.
   Every round is kept in the store (its meta value ``swiss_rounds``) before it is played, and
@@ -84,12 +84,13 @@ def match_ids(deal: int) -> tuple[int, int]:
 
 @dataclass
 class Table:
-    """The scores so far: each entrant's score, opponents met, byes and tables sat first at."""
+    """The scores so far: each entrant's score, opponents met, byes, and how many more tables
+    it sat first at than second."""
 
     score: dict[int, float]
     opponents: dict[int, list[int]]
     byes: set[int]
-    firsts: dict[int, int]
+    firsts: dict[int, int]  # tables sat first at, less tables sat second at
     met: set[frozenset[int]]
     complete: int  # rounds whose every pairing is decided
 
@@ -120,6 +121,7 @@ def tally(entrants: Sequence[int], rounds: Sequence[Round], results: Mapping[int
         for a, b in rnd.pairs:
             t.met.add(frozenset((a, b)))
             t.firsts[a] += 1
+            t.firsts[b] -= 1
             first, second = (results.get(i) for i in match_ids(deal))
             deal += 1
             if first is not None and second is not None:
@@ -188,7 +190,7 @@ def next_round(entrants: Sequence[int], rounds: Sequence[Round], results: Mappin
         return None
     pairs, bye = found
     seated = []
-    for upper, lower in pairs:  # the one who sat first less often sits first
+    for upper, lower in pairs:  # the one who sat first less often (than second) sits first
         if t.firsts[upper] != t.firsts[lower]:
             first = upper if t.firsts[upper] < t.firsts[lower] else lower
         else:
