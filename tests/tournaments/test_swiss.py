@@ -177,8 +177,9 @@ def test_a_stopped_run_resumes_to_the_same_pairings_and_the_field_stays(
     stores the very matches, pairings and byes of a run never stopped; then a late entrant and
     a new version are refused."""
     entrants = [bots["alpha"], bots["beta"], bots["gamma"]]
-    config = write_config(tmp_path / "t.toml",
-                          small_config(entrants, format={"type": "swiss", "players": 2}))
+    data = small_config(entrants)
+    data["format"] = {"type": "swiss", "players": 2}  # rounds: the default, 3 for 3 entrants
+    config = write_config(tmp_path / "t.toml", data)
     whole = run_tournament(prepare(load_config(config), tmp_path / "whole"),
                            backend=SerialBackend(), progress=False, say=lambda _: None)
     assert whole.outcome == "complete" and whole.played == 6
@@ -196,7 +197,7 @@ def test_a_stopped_run_resumes_to_the_same_pairings_and_the_field_stays(
     assert json.dumps(rounds)  # kept as JSON in the store
     assert rest.summary is not None and rest.summary.line() == whole.summary.line()
 
-    late = small_config([*entrants, bots["first"]], format={"type": "swiss", "players": 2})
+    late = {**data, "entrants": [*data["entrants"], str(bots["first"])]}
     with pytest.raises(ArenaError, match="a tournament of type 'swiss' takes no late entrants"):
         run_tournament(prepare(load_config(write_config(tmp_path / "late.toml", late)),
                                tmp_path / "whole"), backend=SerialBackend(), progress=False,
