@@ -163,7 +163,8 @@ def _time_control(text: str | None) -> TimeControl:
 def play(game_name: str, bot_paths: tuple[str, ...], seed: int, option_items: tuple[str, ...],
          time_control: str | None, limits_text: str | None, replay_path: str | None,
          view: bool, browser: bool, port: int, quiet: bool) -> None:
-    """Play one match of GAME between the bots in the given folders; print it move by move.
+    """Play one match of GAME between the bots in the given folders (or bundled bots by name,
+    `arena bots`); print it move by move.
 
     A seat given as `human` is played by you: at each of its turns you see what it may know and
     the legal actions, numbered, and type a number or an action's text (the end of the input

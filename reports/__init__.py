@@ -30,7 +30,8 @@ def old_site_note(output_dir: Path | str) -> str | None:
 
 
 def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
-                live: bool = False, records: str = "bytes", reveal_seed: bool = False) -> Path:
+                live: bool = False, records: str = "bytes", reveal_seed: bool = False,
+                logs: bool = True) -> Path:
     """Render the tournament stored in ``output_dir`` into ``site_dir`` (default:
     ``output_dir/site``), a folder that must not hold the store.
 
@@ -40,6 +41,8 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
     the match records are written, ``"bytes"`` (the smallest) or ``"base64"`` (for web servers
     that declare scripts UTF-8, such as GitHub Pages; ``reports.render``). ``reveal_seed``: show
     the tournament seed on the index, once every match is played (otherwise it stays secret).
+    ``logs=False``: leave out every stderr tail and check output (the contest server's public
+    pages: each author reads their own on their page), as an anonymous report does.
     A tournament whose config says ``[report] anonymous = true`` is published under aliases
     (``reports.anonymous``), and their mapping is written to ``output_dir/aliases.csv``. A full
     render also writes each author's private page to ``output_dir/authors/`` (``reports.authors``).
@@ -65,6 +68,9 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
             data, aliases = anonymise(data, opened.report_settings()["alias_key"])
             write_aliases(output_dir, aliases)
             public.update((row.entrant.id, row.alias) for row in aliases)
+        elif not logs:
+            from reports.anonymous import without_logs
+            data = without_logs(data)
         over = data.summary is not None and data.summary.finished  # no deal to come
         if reveal_seed and data.planned is not None and len(data.matches) < data.planned \
                 and not over:

@@ -106,20 +106,7 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
     matches = [dataclasses.replace(
         m, seats=tuple(public(s) for s in m.seats), reasons=tuple(scrub(r) for r in m.reasons),
         stderr_tails=tuple("" for _ in m.stderr_tails)) for m in data.matches]
-
-    def record(match_id: int) -> str | None:
-        text = data.record(match_id)
-        return None if text is None else json.dumps(
-            scrub_record(json.loads(text), name, scrub), ensure_ascii=False, separators=(",", ":"))
-
-    record_blobs: Callable[[set[int]], Iterator[tuple[int, bytes]]] | None = None
-    if data.record_blobs is not None:
-        stored = data.record_blobs
-
-        def record_blobs(skip: set[int]) -> Iterator[tuple[int, bytes]]:
-            for mid, blob in stored(skip):
-                full = json.loads(MatchRecord.unpack_json(blob))
-                yield mid, pack_dict(scrub_record(full, name, scrub))
+    record, record_blobs = scrubbed_records(data, name, scrub)
 
     summary = data.summary
     if summary is not None:  # the format's own: its names and entrant ids
@@ -144,6 +131,44 @@ def anonymous_colours(key: str, ids: list[int], number: dict[int, int]) -> dict[
     order = list(range(len(PALETTE)))
     random.Random(hashlib.sha256(f"arena-colours/{key}".encode()).digest()).shuffle(order)
     return {e: order[p] if p < len(order) else len(PALETTE) + number[e] for e, p in places.items()}
+
+
+def without_logs(data: TournamentData) -> TournamentData:
+    """``data`` as a public page shows it where only each author may read their bot's output (the
+    contest server's): names kept, every stderr tail and check output left out, and the records
+    say so (``stderr_withheld``)."""
+    def keep(text: Any) -> Any:
+        return text
+
+    names = {e.name: e.name for e in data.entrants}
+    matches = [dataclasses.replace(m, stderr_tails=tuple("" for _ in m.stderr_tails))
+               for m in data.matches]
+    submissions = [dataclasses.replace(x, stderr_tail="") for x in data.submissions]
+    record, record_blobs = scrubbed_records(data, names, keep)
+    return dataclasses.replace(data, matches=matches, submissions=submissions, record=record,
+                               record_blobs=record_blobs)
+
+
+def scrubbed_records(data: TournamentData, names: dict[str, str], scrub: Callable[[Any], Any]) -> tuple[
+        Callable[[int], str | None],
+        Callable[[set[int]], Iterator[tuple[int, bytes]]] | None]:
+    """``data``'s readers of match records (as text, and packed for the site), each record
+    passed through :func:`scrub_record` on its way."""
+    def record(match_id: int) -> str | None:
+        text = data.record(match_id)
+        return None if text is None else json.dumps(
+            scrub_record(json.loads(text), names, scrub), ensure_ascii=False, separators=(",", ":"))
+
+    if data.record_blobs is None:
+        return record, None
+    stored = data.record_blobs
+
+    def record_blobs(skip: set[int]) -> Iterator[tuple[int, bytes]]:
+        for mid, blob in stored(skip):
+            full = json.loads(MatchRecord.unpack_json(blob))
+            yield mid, pack_dict(scrub_record(full, names, scrub))
+
+    return record, record_blobs
 
 
 def anonymous_submission(submission: SubmissionInfo, scrub: Scrubber) -> SubmissionInfo:

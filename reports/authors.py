@@ -40,13 +40,22 @@ class AuthorSubmission:
     details: str
 
 
+@dataclass(frozen=True)
+class VersionRow:
+    number: int
+    arrived_at: str
+    state: str
+    rating: str       # μ − 3σ of the version as a player of its own
+    record: str       # "12 matches: 7 won, 1 drawn, 4 lost"
+
+
 @dataclass
 class AuthorPage:
     folder: str                  # the submission folder's name
     name: str                    # the entrant's name ("" for a folder never admitted)
     alias: str = ""              # its name in an anonymous report
     state: str = ""
-    versions: list[tuple[int, str, str]] = field(default_factory=list)  # number, arrived, state
+    versions: list[VersionRow] = field(default_factory=list)
     refused: list[AuthorSubmission] = field(default_factory=list)
     matches: list[AuthorMatch] = field(default_factory=list)
 
@@ -63,12 +72,21 @@ def author_pages(data: TournamentData, submissions: list[Any],
     store's rows; ``public_names`` names each entrant as the public report does."""
     pages: dict[str, AuthorPage] = {}
     by_path: dict[str, AuthorPage] = {}
+    standing = {s.entrant: s for s in data.standings}  # a bot's only version: its standing
     for e in data.entrants:
+        rows = []
+        for v in e.versions:
+            s = standing.get(e.id) if len(e.versions) == 1 else None
+            mu, sigma, matches, wins, draws = ((s.mu, s.sigma, s.matches, s.wins, s.draws) if s
+                                               else (v.mu, v.sigma, v.matches, v.wins, v.draws))
+            losses = matches - wins - draws if s else v.losses
+            rows.append(VersionRow(v.number, v.arrived_at[:19].replace("T", " "), v.state,
+                                   f"{mu - 3 * sigma:.2f}" if matches else "—",
+                                   f"{matches} matches: {wins} won, {draws} drawn, {losses} lost"))
         page = AuthorPage(Path(e.path).name or e.name, e.name,
                           public_names.get(e.id, e.name) if data.anonymous else "",
                           e.state if e.state == "current" else f"{e.state}: {e.reason}",
-                          [(v.number, v.arrived_at[:19].replace("T", " "), v.state)
-                           for v in e.versions])
+                          rows)
         pages[page.folder] = by_path[os.path.realpath(e.path)] = page
         for m in data.matches:
             for seat, eid in enumerate(m.seats):
@@ -104,7 +122,7 @@ def write_author_pages(output_dir: Path, data: TournamentData, submissions: list
     os.chmod(folder, 0o700)
     template = environment().get_template("author.html.j2")
     for page in author_pages(data, submissions, public_names):
-        text = template.render(page=page, tournament=data.name)
+        text = template.render(page=page, tournament=data.name, server=None)
         target = folder / file_name(page.folder)
         if target.is_file() and target.read_text(encoding="utf-8") == text:
             continue
@@ -112,3 +130,20 @@ def write_author_pages(output_dir: Path, data: TournamentData, submissions: list
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
     return folder
+
+
+def load_author_pages(output_dir: Path) -> dict[str, AuthorPage]:
+    """Every author's page, by folder name, from the store in ``output_dir`` (the contest
+    server's, which renders them itself with its own forms)."""
+    from reports.source import load
+
+    data, store = load(Path(output_dir))
+    try:
+        public = {e.id: e.name for e in data.entrants}
+        if data.anonymous:
+            from reports.anonymous import anonymise
+            _, aliases = anonymise(data, store.report_settings()["alias_key"])
+            public.update((row.entrant.id, row.alias) for row in aliases)
+        return {page.folder: page for page in author_pages(data, store.submissions(), public)}
+    finally:
+        store.close()

@@ -20,8 +20,11 @@ INCOMPLETE = ("aborted", "error")  # run outcomes that leave the index as it was
 
 
 class LiveReport:
-    def __init__(self, output: Path, interval: float = LIVE_REFRESH_S) -> None:
+    def __init__(self, output: Path, interval: float = LIVE_REFRESH_S, *, logs: bool = True,
+                 reveal_seed: Callable[[], bool] = lambda: False) -> None:
         self.output = Path(output)
+        self.logs = logs                  # False: the public pages leave out every stderr
+        self.reveal_seed = reveal_seed    # asked at each render (the contest's teacher decides)
         self.interval = interval
         self.renders = 0
         self.say: Callable[[str], None] = print
@@ -66,9 +69,8 @@ class LiveReport:
 
     # ----- rendering -----------------------------------------------------------------------
     def _render(self, live: bool) -> Path | None:
-        from reports import render_site
         try:
-            index = render_site(self.output, live=live)
+            index = self._render_site(live)
         except Exception as exc:  # any failure of the report: told once, the tournament goes on
             if not self._failed:
                 self.say(f"warning: the live report could not be rendered: {exc}")
@@ -76,6 +78,16 @@ class LiveReport:
             return None
         self.renders += 1
         return index
+
+    def _render_site(self, live: bool) -> Path:
+        from arena.errors import ArenaError
+        from reports import render_site
+        if not live and self.reveal_seed():
+            try:
+                return render_site(self.output, logs=self.logs, reveal_seed=True)
+            except ArenaError:  # not every match is played yet: the seed stays secret
+                pass
+        return render_site(self.output, live=live, logs=self.logs)
 
     def _loop(self) -> None:
         while True:

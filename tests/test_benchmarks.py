@@ -75,3 +75,14 @@ def test_the_adaptive_benchmark_compares_with_the_round_robin_on_a_small_field()
         rr, stop, ratio = int(row[4]), float(row[5]), float(row[6])
         assert abs(ratio - stop / rr) <= 0.005 + 0.5 / rr, run.stdout  # the stop's mean, rounded
         assert row[8] == "100%", run.stdout  # the stop came by itself in every seed
+
+
+def test_the_openspiel_speed_benchmark_plays_the_same_matches_on_both_sides():
+    """benchmarks/openspiel_speed.py, tiny: arena's side and OpenSpiel's loop reach the same
+    returns in every match (exit code 1 if not; 2 only says the ratio missed its target)."""
+    pytest.importorskip("pyspiel")
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "openspiel_speed.py"),
+                          "--game", "leduc_poker", "--seconds", "0.2", "--rounds", "1"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode in (0, 2), run.stdout + run.stderr
+    assert "ratio arena / OpenSpiel's loop:" in run.stdout

@@ -13,7 +13,7 @@ import pytest
 from tournaments.formats import FORMATS
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("protocol", "arena", "tournaments", "reports", "bots")
+PACKAGES = ("protocol", "arena", "tournaments", "reports", "contest", "bots")
 SOURCES = ("*.py", "*.j2", "*.js", "*.html")
 
 

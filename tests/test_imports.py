@@ -1,7 +1,8 @@
 """The project's modules import one another without a cycle, in one direction, and none reaches
 into another's private names.
 
-The layers run one way: protocol <- arena <- tournaments <- reports, with bots beside tournaments
+The layers run one way: protocol <- arena <- tournaments <- reports <- contest, with bots beside
+tournaments
 (docs/architecture.md). No module imports from a layer above its own; the commands and the live
 report of the upper layers reach the lower ones through entry points (pyproject.toml).
 
@@ -15,8 +16,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("arena", "tournaments", "reports", "protocol")
-LAYER = {"protocol": 0, "arena": 1, "tournaments": 2, "bots": 2, "reports": 3}
+PACKAGES = ("arena", "tournaments", "reports", "protocol", "contest")
+LAYER = {"protocol": 0, "arena": 1, "tournaments": 2, "bots": 2, "reports": 3, "contest": 4}
 
 
 def _module_name(path: Path) -> str:

@@ -1,9 +1,8 @@
 """Execution backends: take match jobs, yield finished matches as they complete.
 
-A :class:`MatchJob` is pure, picklable data (game, options, bot specs, seed, time control,
-limits) and :func:`play_job` plays one anywhere: in this process, in a worker process, or on
-another machine (a Dask backend would ``client.submit(play_job, job)``). A backend only plays;
-it never touches the store — the parent writes every result (``tournaments.run``).
+A :class:`MatchJob` (``tournaments.jobs``, here too) is pure, picklable data and :func:`play_job`
+plays one anywhere. A backend only plays; it never touches the store — the parent writes every
+result (``tournaments.run``).
 
 Backends:
 
@@ -25,102 +24,18 @@ import contextlib
 import multiprocessing
 import os
 import signal
-import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 from arena import sandbox
-from arena.bots import BotSpec
-from arena.record import MatchRecord
-from arena.referee import TimeControl, play_match
-from arena.sandbox import Limits
 from tournaments import cores
+from tournaments.jobs import Finished, MatchError, MatchJob, play_job
 from tournaments.warm import WarmStarts
-
-
-@dataclass(frozen=True)
-class MatchJob:
-    """Everything needed to play one match, and nothing else: pure, picklable data."""
-
-    match_id: int
-    game: str
-    options: dict[str, Any]
-    bots: tuple[BotSpec, ...]
-    seed: int
-    time_control: TimeControl = TimeControl()
-    limits: dict[str, Any] = field(default_factory=dict)  # keyword arguments of sandbox.Limits
-
-
-@dataclass
-class Finished:
-    """A played match: its record and how long it took where it was played.
-
-    Between processes (a worker's pipe, a Dask result) the record travels packed, as the store
-    keeps it: the worker that played the match does the encoding, the parent stores the bytes as
-    they are (:meth:`packed`) and only decodes them, so the one parent of many workers does little
-    per match."""
-
-    match_id: int
-    record: MatchRecord
-    startup_ms: float  # from the call until the first game event: starting the bots + handshake
-    wall_ms: float     # the whole play_match call
-    worker: str = ""
-    _packed: bytes | None = field(default=None, init=False, repr=False, compare=False)
-
-    def packed(self) -> bytes:
-        """``record.pack()``, made once."""
-        if self._packed is None:
-            self._packed = self.record.pack()
-        return self._packed
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__, record=None)
-        state["_packed"] = self.packed()
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        assert self._packed is not None  # __getstate__ packs the record
-        self.record = MatchRecord.unpack(self._packed)
-
-
-class MatchError(RuntimeError):
-    """A match raised instead of returning a record: a bug in arena, not a misbehaving bot."""
-
-    def __init__(self, match_id: int, details: str) -> None:
-        super().__init__(f"match {match_id} failed inside arena (a bug, not the bots' fault):\n"
-                         f"{details}")
-        self.match_id = match_id
-
-
-def play_job(job: MatchJob, warm: WarmStarts | None = None,
-             next_job: MatchJob | None = None) -> Finished:
-    """Play one job; the referee turns every bot failure into a status, so this returns.
-
-    With ``warm``, the bots come from there when they were started ahead, and once this match is
-    under way the bots of ``next_job`` are started ahead in turn.
-    """
-    started = time.monotonic()
-    first_event: list[float] = []
-
-    def on_event(_event: dict[str, Any]) -> None:
-        if not first_event:
-            first_event.append(time.monotonic())
-            if warm is not None and next_job is not None:
-                warm.prepare(next_job.bots, Limits(**next_job.limits))
-
-    record = play_match(job.game, list(job.bots), options=dict(job.options), seed=job.seed,
-                        time_control=job.time_control, limits=Limits(**job.limits),
-                        on_event=on_event, launch=warm.launch if warm else None)
-    ended = time.monotonic()
-    startup = (first_event[0] if first_event else ended) - started
-    return Finished(job.match_id, record, startup_ms=round(startup * 1000, 3),
-                    wall_ms=round((ended - started) * 1000, 3), worker=f"pid {os.getpid()}")
 
 
 class Backend(Protocol):
@@ -208,7 +123,8 @@ def _worker_main(conn: Connection, cores_per_match: int = 0,
     (``tournaments.cores``) and it and every bot it starts run there only. It starts the next
     job's bots while one plays when ``start_ahead`` says so, or by default when it is pinned or
     the run leaves ``cores_idle``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: a Ctrl-C
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held since the start is dropped
     signal.signal(signal.SIGTERM, _on_sigterm)
     pinned = cores.pin(cores_per_match) is not None  # before any thread: they inherit it
     if start_ahead is None:
@@ -242,7 +158,19 @@ class _Worker:
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=_worker_main, args=(child, *args), daemon=True,
                                    name="arena-worker")
-        self.process.start()
+        # A terminal's Ctrl-C reaches the whole process group. The worker ignores it once its code
+        # runs (_worker_main); until then (Python's start, a spawned process's imports, which may
+        # take seconds) it inherits SIGINT blocked from here, so that a Ctrl-C then waits, and is
+        # dropped, rather than printing a KeyboardInterrupt traceback. Here it is only held: the
+        # parent's own Ctrl-C arrives when the start is done. (Python's resource tracker, which a
+        # spawned process needs, unblocks SIGINT when it starts itself: so it starts first.)
+        if ctx.get_start_method() != "fork":
+            resource_tracker.ensure_running()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         child.close()
         self.job: MatchJob | None = None       # in flight
         self.reserved: MatchJob | None = None  # this worker's next job: its bots start ahead
@@ -452,3 +380,7 @@ class _Pending:
 def default_workers(cores_per_match: int = 0) -> int:
     """As many workers as there are cores for them: one per core, or per ``cores_per_match``."""
     return max(1, len(cores.available()) // max(1, cores_per_match))
+
+
+__all__ = ["Backend", "Finished", "LocalBackend", "MatchError", "MatchJob", "ProcessBackend",
+           "SerialBackend", "default_workers", "play_job"]

@@ -7,6 +7,7 @@ User errors are :class:`arena.errors.ArenaError`, which the main CLI prints as o
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 from importlib.metadata import entry_points
@@ -224,14 +225,18 @@ def _run(config: TournamentConfig, workers: int | None, output: Path | None,
     else:
         check_output_folder(config.output_dir, "the config's 'output'")
     folder = Path(output).resolve() if output is not None else config.output_dir
-    with output_lock(folder, hold=True):  # a watched folder is refused before anything is checked
+    # a folder in use (a watch's) is refused before anything is checked; a new one is not made
+    # before the run itself begins (a run refused at its start writes nothing)
+    with output_lock(folder, hold=True) if folder.is_dir() else contextlib.nullcontext():
+        intake = Intake(_say)
         try:
-            leave_out = Intake(_say).sort(config, folder, resolve_field(config))
+            leave_out = intake.sort(config, folder, resolve_field(config))
         except KeyboardInterrupt:
             click.echo("stopped while checking the submissions; run the same command to resume",
                        err=True)
             sys.exit(130)
-        return _play_run(prepare(config, output, leave_out=leave_out), workers, quiet, cluster)
+        return _play_run(prepare(config, output, leave_out=leave_out, checked=intake.checked),
+                         workers, quiet, cluster)
 
 
 def _say(line: str) -> None:

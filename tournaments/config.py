@@ -60,6 +60,7 @@ TOP_KEYS = _keys(
     Key("limits", (dict,), {}, "Sandbox limits of every bot process."),
     Key("ratings", (dict,), {}, "Rating environment."),
     Key("report", (dict,), {}, "What the report publishes."),
+    Key("serve", (dict,), {}, "The contest server's settings (arena serve, docs/serve.md)."),
 )
 FORMAT_KEYS = _keys(
     Key("type", (str,), DEFAULT, "The format: " + ", ".join(repr(f) for f in FORMATS) + "."),
@@ -109,8 +110,21 @@ REPORT_KEYS = _keys(
     Key("anonymous", (bool,), False, "Publish aliases instead of the entrants' names and folders; "
                                      "the mapping is written beside the store."),
 )
+SERVE_KEYS = _keys(
+    Key("host", (str,), "127.0.0.1", "The address arena serve listens on ('0.0.0.0': every "
+                                     "network of the machine)."),
+    Key("port", (int,), 8000, "The port arena serve listens on; 0 = any free one."),
+    Key("base_url", (str,), None, "The address authors reach the server at (behind a reverse "
+                                  "proxy: https://contest.example.org/); default: where it listens."),
+    Key("open", (bool,), False, "Open sign-up: anyone who reaches the server may choose a name and "
+                                "hand in (default: only invited authors)."),
+    Key("upload_mb", (int,), 5, "The most an upload may be, as sent (MB)."),
+    Key("unpacked_mb", (int,), 50, "The most an upload may unpack to (MB)."),
+    Key("files", (int,), 2000, "The most files an upload may hold."),
+    Key("upload_every_s", (int, float), 60, "Seconds an author waits between two uploads."),
+)
 # keys that do not change which matches are played
-IDENTITY_EXCLUDES = ("workers", "cores_per_match", "output", "cluster", "report")
+IDENTITY_EXCLUDES = ("workers", "cores_per_match", "output", "cluster", "report", "serve")
 
 
 @dataclass(frozen=True)
@@ -158,6 +172,7 @@ class TournamentConfig:
     base_dir: Path = Path(".")
     cluster: str | None = None      # Dask scheduler address (tournaments.cluster); None: local
     anonymous: bool = False         # [report] anonymous: aliases instead of names (reports)
+    serve: dict[str, Any] = field(default_factory=dict)  # [serve], every key filled in
 
     def to_dict(self) -> dict[str, Any]:
         """The config as JSON-ready values, every default filled in (the store keeps this)."""
@@ -173,6 +188,7 @@ class TournamentConfig:
             "base_dir": str(self.base_dir),
             "cluster": self.cluster,
             "report": {"anonymous": self.anonymous},
+            "serve": dict(self.serve),
         }
 
     def identity(self) -> dict[str, Any]:
@@ -201,6 +217,7 @@ class TournamentConfig:
             draw_probability=data["ratings"].get("draw_probability"),
             base_dir=Path(data["base_dir"]), cluster=data.get("cluster"),
             anonymous=bool(data.get("report", {}).get("anonymous", False)),
+            serve=dict(data.get("serve", {})),
         )
 
     @property
@@ -253,6 +270,12 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
                           f"(exclusive), got {draw!r}")
     limits = _check_limits(top["limits"], source)
     report = _check_table(top["report"], REPORT_KEYS, "report.", source)
+    serve = _check_table(top["serve"], SERVE_KEYS, "serve.", source)
+    for key in ("upload_mb", "unpacked_mb", "files", "upload_every_s"):
+        if serve[key] < 0 or (serve[key] == 0 and key != "upload_every_s"):
+            raise ConfigError(f"{source}: 'serve.{key}' must be more than 0, got {serve[key]}")
+    if not 0 <= serve["port"] <= 65535:
+        raise ConfigError(f"{source}: 'serve.port' must be 0 to 65535, got {serve['port']}")
     entrants = _check_entrants(top["entrants"], source)
     candidates = fmt["candidates"]
     if not all(isinstance(c, str) for c in candidates):
@@ -287,7 +310,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         seed=top["seed"], workers=top["workers"], cores_per_match=top["cores_per_match"],
         output=top["output"] or f"{stem}-results",
         draw_probability=float(draw) if draw is not None else None, base_dir=base_dir,
-        cluster=_check_cluster(top["cluster"], source), anonymous=report["anonymous"],
+        cluster=_check_cluster(top["cluster"], source), anonymous=report["anonymous"], serve=serve,
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,16 +99,23 @@ def snapshot_bot(output: Path, entrant: Entrant, version: Version, folder_mb: in
 
 def admit(store: Store, output: Path, bots: Sequence[BotSpec], args: dict[str, tuple[str, ...]],
           skipped: Sequence[Skipped], *, candidates: Sequence[str], sampled: bool, seed: int,
-          folder_mb: int, say: Callable[[str], None], waiting: Sequence[str] = ()) -> Field:
+          folder_mb: int, say: Callable[[str], None], waiting: Sequence[str] = (),
+          checked: Mapping[str, str] | None = None) -> Field:
     """Bring the store's field up to what the entrants' folders hold now (see the module's
     docstring); ``skipped`` folders (refused, listed) and ``waiting`` ones (still changing, not
-    looked at yet) keep their entrant's version in play."""
+    looked at yet) keep their entrant's version in play. ``checked``: folder -> the content hash
+    that passed its check, for the submissions; a snapshot of anything else (the folder changed
+    after its check) is not admitted, and waits for its own check."""
     entrants = {e.id: e for e in store.entrants()}
     news: list[str] = []
     refused = list(skipped)
     for bot in bots:
         try:
-            news += _admit_one(store, output, bot, entrants, candidates, sampled, seed, say)
+            news += _admit_one(store, output, bot, entrants, candidates, sampled, seed, say,
+                               (checked or {}).get(str(bot.path)))
+        except Unchecked as exc:
+            news.append(str(exc))
+            waiting = [*waiting, str(bot.path)]
         except BotError as exc:  # it changed into something no bot folder may hold meanwhile
             refused.append(Skipped(str(bot.path), bot.name, str(exc)))
     # a refused submission keeps its entrant's version in play, as one still changing does
@@ -157,9 +164,24 @@ def _withdraw_linked(store: Store, output: Path, entrant: Entrant, version: Vers
     return [f"{entrant.name} is withdrawn: {reason}"]
 
 
+class Unchecked(ArenaError):
+    """A submission's folder changed between its check and its snapshot."""
+
+
+def _checked_snapshot(bot: BotSpec, target: Path, checked: str | None) -> str:
+    """The snapshot of ``bot`` in ``target``, which must be the version that passed its check
+    (``checked``, when the folder is a submission)."""
+    digest = take_snapshot(bot, target)
+    if checked is not None and digest != checked:
+        shutil.rmtree(target, ignore_errors=True)
+        raise Unchecked(f"{bot.name}: its folder changed after its check; the next look checks "
+                        "the new files")
+    return digest
+
+
 def _admit_one(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant],
                candidates: Sequence[str], sampled: bool, seed: int,
-               say: Callable[[str], None]) -> list[str]:
+               say: Callable[[str], None], checked: str | None = None) -> list[str]:
     """Admit what ``bot``'s folder holds now: a late entrant, a new version, or nothing new;
     returns what changed."""
     path = str(bot.path)
@@ -172,14 +194,14 @@ def _admit_one(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Ent
                                                    "its entry a name)"), say)
             return []
         entrant = _join(store, output, bot, entrants, store.latest(), candidates, sampled, seed,
-                        store.config().format)
+                        store.config().format, checked)
         entrants[entrant.id] = entrant
         return [f"{entrant.name} joins (entrant {entrant.id})"]
     version = store.latest()[entrant.id]
     target = snapshot_dir(output, entrant.id, version.version)
     if bot.content_hash() == version.content_hash:
         if not target.is_dir():  # a store from before snapshots, or one left half-made
-            take_snapshot(bot, target)
+            _checked_snapshot(bot, target, version.content_hash)
         if version.state == WITHDRAWN:
             store.set_state(entrant.id, version.version, CURRENT)
             return [f"{entrant.name} is back (version {version.version})"]
@@ -191,7 +213,7 @@ def _admit_one(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Ent
                                                f"{version.version} plays on",
                                content_hash=bot.content_hash()), say)
         return []
-    digest = take_snapshot(bot, snapshot_dir(output, entrant.id, version.version + 1))
+    digest = _checked_snapshot(bot, snapshot_dir(output, entrant.id, version.version + 1), checked)
     if digest == version.content_hash:  # changed back while it was copied
         return []
     number = store.add_version(entrant.id, digest)
@@ -200,14 +222,14 @@ def _admit_one(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Ent
 
 def _join(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant],
           latest: dict[int, Version], candidates: Sequence[str], sampled: bool, seed: int,
-          fmt: FormatConfig) -> Entrant:
+          fmt: FormatConfig, checked: str | None = None) -> Entrant:
     """Enter ``bot`` with the next id, at version 1, with the slots of its share."""
     eid = 1 + max(entrants, default=-1)
     kind = format_of(fmt.type)
     if not kind.late_entrants:
         raise ConfigError(f"entrant {bot.name!r} ({bot.path}) is new, and a tournament of type "
                           f"{fmt.type!r} takes no late entrants; run it in another output folder")
-    digest = take_snapshot(bot, snapshot_dir(output, eid, 1))
+    digest = _checked_snapshot(bot, snapshot_dir(output, eid, 1), checked)
     entrant = Entrant(eid, bot.name, str(bot.path), digest, bot.description)
     # every entrant, out or in: a slot with one withdrawn or suspended waits until it is back, so
     # a pair never meets only because one was out when the other arrived; a balanced sample

@@ -23,7 +23,7 @@ def output_lock(folder: Path, *, hold: bool = False) -> Iterator[None]:
     ``hold``: the runs started inside (in this process) run in the folder under this lock."""
     folder.mkdir(parents=True, exist_ok=True)
     key = os.path.realpath(folder)
-    if key in _held and not hold:
+    if key in _held:  # held for the runs inside
         yield
         return
     try:

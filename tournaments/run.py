@@ -59,6 +59,7 @@ class Prepared:
     args: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # folder -> args
     skipped: list[Skipped] = dataclasses.field(default_factory=list)  # bad submissions
     waiting: set[str] = dataclasses.field(default_factory=set)  # folders left out, still changing
+    checked: dict[str, str] | None = None  # submission -> the hash that passed its check (Intake)
 
     def job(self, match: ScheduledMatch) -> MatchJob:
         return MatchJob(match_id=match.id, game=self.config.game, options=dict(self.config.options),
@@ -95,16 +96,23 @@ class ResultsListener(Protocol):
 
 
 def prepare(config: TournamentConfig, output: str | Path | None = None, *,
-            leave_out: dict[str, Skipped | None] | None = None) -> Prepared:
+            leave_out: dict[str, Skipped | None] | None = None,
+            checked: dict[str, str] | None = None) -> Prepared:
     """Check every input and build the schedule; writes nothing.
 
     A config without a seed gets the seed of the tournament already in its output folder (a
     resume), else a new random one: the seed is a secret, since every deal follows from it.
     ``leave_out`` (the watch's) holds folders not to admit now: refused (a Skipped, listed in
     the report) or still changing (None); either way their entrant keeps its version in play.
+    ``checked`` (the intake's, ``tournaments.watch.Intake``): the content hash each submission
+    passed its check with; a submission's folder is admitted only as that version.
     """
     resolved = resolve_field(config)
-    leave_out = leave_out or {}
+    leave_out = dict(leave_out or {})
+    for bot in resolved.bots:  # changed since its check: it waits for the next one
+        if checked is not None and str(bot.path) in checked \
+                and bot.content_hash() != checked[str(bot.path)]:
+            leave_out.setdefault(str(bot.path), None)
     bots = [b for b in resolved.bots if str(b.path) not in leave_out]
     skipped = [s for s in resolved.skipped if s.folder not in leave_out]
     skipped += [s for s in leave_out.values() if s is not None]
@@ -125,7 +133,7 @@ def prepare(config: TournamentConfig, output: str | Path | None = None, *,
     entrants = [Entrant(i, b.name, str(b.path), b.content_hash(), b.description)
                 for i, b in enumerate(bots)]
     return Prepared(config, bots, entrants, schedule, folder, candidates, resolved.args,
-                    skipped, {f for f, s in leave_out.items() if s is None})
+                    skipped, {f for f, s in leave_out.items() if s is None}, checked)
 
 
 def _stored_seed(folder: Path) -> int:
@@ -332,7 +340,7 @@ def field_of(prepared: Prepared, store: Store, say: Callable[[str], None]) -> Fi
     return admit(store, prepared.output, prepared.bots, prepared.args, prepared.skipped,
                  candidates=sorted(candidates), sampled=bool(store.schedule_note),
                  seed=config.seed, folder_mb=config.sandbox_limits().folder_mb, say=say,
-                 waiting=sorted(prepared.waiting))
+                 waiting=sorted(prepared.waiting), checked=prepared.checked)
 
 
 def to_play(prepared: Prepared, store: Store, field: Field) -> list[PlannedMatch]:

@@ -68,16 +68,21 @@ class Intake:
     passed: dict[str, str] = field(default_factory=dict)     # folder -> content hash checked ok
     failed: dict[str, Skipped] = field(default_factory=dict)  # folder -> why its hash failed
     settling: set[str] = field(default_factory=set)  # the folders still changing at the last look
+    busy: set[str] = field(default_factory=set)  # folders being checked elsewhere (a contest's queue)
+    checked: dict[str, str] = field(default_factory=dict)  # submission -> the hash that may play
 
     def sort(self, config: TournamentConfig, output: Path,
              resolved: Resolved) -> dict[str, Skipped | None]:
         """The folders to leave out of this run: refused (a Skipped) or still changing (None)."""
         now = time.time()
         settling = set()
+        self.checked = {}
         admitted, refused = _admitted(output)
         leave_out: dict[str, Skipped | None] = {}
         for folder in [s.folder for s in resolved.skipped] + [str(b.path) for b in resolved.bots]:
-            if self.settle and changed_ago(folder, now) < self.settle:
+            if folder in self.busy:
+                leave_out[folder] = None  # its check is under way: the version in play stays
+            elif self.settle and changed_ago(folder, now) < self.settle:
                 if folder not in self.settling:
                     self.say(f"waiting for {folder} to be still for {self.settle:g} s")
                 leave_out[folder] = None  # still being copied: its problem may go away
@@ -92,12 +97,13 @@ class Intake:
                 leave_out[folder] = Skipped(folder, bot.name, str(exc))
                 continue
             if digest in (admitted.get(folder), self.passed.get(folder)):
+                self.checked[folder] = digest
                 continue
             known = self.failed.get(folder) or refused.get((folder, digest))
             if known is None or known.content_hash != digest:
                 known = self.check(bot, config, output / SNAPSHOTS / "checks", digest)
                 if known is None:
-                    self.passed[folder] = digest
+                    self.passed[folder] = self.checked[folder] = digest
                     continue
                 self.failed[folder] = known
             leave_out[folder] = known
@@ -186,7 +192,8 @@ class Watch:
         if given == self.last:
             return None
         try:
-            prepared = prepare(config, self.output, leave_out=leave_out)
+            prepared = prepare(config, self.output, leave_out=leave_out,
+                               checked=self.intake.checked)
         except ArenaError as exc:
             self.tell(f"waiting: {exc}")
             return None

@@ -10,9 +10,9 @@ position a turn leaves is *worth*: points are not the aim, finishing first is. T
 1. **A race model** (``Race``), one per rule set: from each position of a lone player
    (score, opened, on the barrel and barrel attempts used), how likely it is to have reached 1000
    within k of its turns, playing every turn to finish in the fewest turns on average. Each turn
-   of the model is solved exactly with the same ``solve`` as below, and every rule of a turn's
-   end (pits, opening, barrel cap and falls, bolts, dump truck) is the engine's, through
-   ``Dice1000State.after_turn``. Building it takes a few seconds, so the bot's build step
+   of the model is solved exactly with the same ``solve`` (dice_turn.py) as below, and every
+   rule of a turn's end (pits, opening, barrel cap and falls, bolts, dump truck) is the
+   engine's, through ``Dice1000State.after_turn``. Building it takes a few seconds, so the bot's build step
    (``build`` in bot.toml: ``python3 dice.py``) saves the models of the rules' presets once per
    machine, in ``race-models.msgpack`` beside this file; other rules build theirs during play.
 2. **The decision** (``choose``): for every total the turn may still end on, and for a bust,
@@ -36,8 +36,8 @@ import threading
 from pathlib import Path
 
 from arena.game import Chance
-from arena.games.dice_1000.scoring import roll_outcomes
 from arena.games.dice_1000.state import WIN, Dice1000State
+from dice_turn import Rolls, flow, solve
 
 try:
     import msgpack
@@ -47,97 +47,6 @@ except ImportError:  # outside the sandbox's SDK: no saved models, each is built
 TURNS = 120  # turns ahead the race model counts exactly; beyond, a geometric tail
 SWEEPS = 2   # passes over the positions: the second one corrects the few that look downwards
 SAVED = Path(__file__).with_name("race-models.msgpack")  # written by the build step (bot.toml)
-
-
-class Rolls:
-    """One roll of d dice, in units of 5 points: bust[d], hot[d] (all d dice score), and
-    steps[d] = [(probability, points // 5, dice left)] of the scoring outcomes (0 left = hot)."""
-
-    def __init__(self, straights: bool) -> None:
-        self.bust, self.hot, self.steps = [0.0] * 6, [0.0] * 6, [[] for _ in range(6)]
-        for d in range(1, 6):
-            for p, points, used in roll_outcomes(d, straights):
-                if not points:
-                    self.bust[d] += p
-                else:
-                    self.steps[d].append((p, points // 5, d - used))
-                    if used == d:
-                        self.hot[d] += p
-        self.reach = max(k for d in range(1, 6) for _, k, _ in self.steps[d]) + 1
-
-
-def solve(rolls: Rolls, lo: int, top: int, stop: list, bust: float, over: float | None,
-          win: float = 1.0):
-    """The rest of a turn, backwards. Totals are indices (total = 5 * i); ``top`` is the first
-    that reaches 1000. ``stop[i]``: the worth of banking at i (None where the rules forbid it);
-    ``bust``: the worth of a bust; ``win``: of a winning bank; ``over``: past 1000 under the open barrel
-    (None for the other barrels). Returns ``(roll, node)``: ``roll[d][i]`` is the worth of
-    rolling d dice at i and playing on best; ``node[d][i]`` of having d dice left there after a
-    scoring roll (d = 0: hot dice, a roll of five is compulsory)."""
-    pb, steps = rolls.bust, rolls.steps
-    size = top + rolls.reach
-    if over is None:
-        # at or past 1000 a scoring roll wins (stop), except hot dice, which must roll again
-        hot = (pb[5] * bust + (1 - pb[5] - rolls.hot[5]) * win) / (1 - rolls.hot[5])
-        node = [[hot] * size] + [[win] * size for _ in range(5)]
-    else:
-        # §6 open barrel: exactly 1000 wins; a roll passing it ends the turn with a point
-        node = [[over] * size for _ in range(6)]
-        for d in range(1, 6):
-            node[d][top] = win
-        node[0][top] = pb[5] * bust + (1 - pb[5]) * over
-    roll = [None] + [[0.0] * size for _ in range(5)]
-    for i in range(top - 1, lo - 1, -1):
-        for d in range(1, 6):
-            v = pb[d] * bust
-            for p, k, left in steps[d]:
-                v += p * node[left][i + k]
-            roll[d][i] = v
-        node[0][i] = roll[5][i]
-        s = stop[i]
-        for d in range(1, 6):
-            r = roll[d][i]
-            node[d][i] = s if s is not None and s > r else r
-    return roll, node
-
-
-def flow(rolls: Rolls, top: int, stop: list, roll: list, over: bool):
-    """The turn's ends under the policy ``solve`` found, from the start (a roll of five at 0):
-    (probability of a bust, {i: probability of banking at i}, of a win, of an overshoot)."""
-    pb, steps = rolls.bust, rolls.steps
-    arrive = [[0.0] * (top + rolls.reach) for _ in range(6)]
-    arrive[0][0] = 1.0
-    busts = wins = overs = 0.0
-    banks: dict[int, float] = {}
-    hot_win = (1 - pb[5] - rolls.hot[5]) / (1 - rolls.hot[5])
-    for i in range(top):
-        for left in range(6):
-            m = arrive[left][i]
-            if not m:
-                continue
-            d = left or 5
-            if left and stop[i] is not None and stop[i] >= roll[d][i]:
-                banks[i] = banks.get(i, 0.0) + m
-                continue
-            busts += m * pb[d]
-            for p, k, after in steps[d]:
-                j = i + k
-                if j < top:
-                    arrive[after][j] += m * p
-                elif over:
-                    if j > top:
-                        overs += m * p
-                    elif after:
-                        wins += m * p
-                    else:
-                        busts += m * p * pb[5]
-                        overs += m * p * (1 - pb[5])
-                elif after:
-                    wins += m * p
-                else:
-                    wins += m * p * hot_win
-                    busts += m * p * (1 - hot_win)
-    return busts, banks, wins, overs
 
 
 def key(state: Dice1000State, seat: int, penalty: int = 0) -> tuple:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,10 @@ MAX_PAIRS = 1000
 
 
 def load(folder: str, file: str):
+    """A bot's module, read from its folder, which is on the path as when the bot runs (its
+    modules import their neighbours)."""
+    if str(BOTS / folder) not in sys.path:
+        sys.path.append(str(BOTS / folder))
     spec = importlib.util.spec_from_file_location(f"dice_{folder}_{file}", BOTS / folder / file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -41,6 +41,24 @@ def test_search_finds_the_move_that_decides(moves: list[int], expected: int) -> 
     assert mcts.best(root, state.legal_actions()) == expected
 
 
+def test_the_solver_proves_a_win_and_a_forced_loss() -> None:
+    # x to move, three in a row on the bottom row: 3 is proven a win, exactly
+    state = connect_four([0, 6, 1, 6, 2, 5])
+    root = mcts.search(lambda i: state.clone(), random.Random(1), 1.0, simulations=50, solve=True)
+    assert root[3].outcome == (1.0, -1.0)
+    assert mcts.best(root, state.legal_actions(), 0) == 3
+    # o to move; x holds 2 3 4 of the bottom row with 1 and 5 open: whatever o plays, x wins
+    # next, and the search proves every move of o a loss from x's winning replies
+    state = connect_four([2, 6, 3, 6, 4])
+    root = mcts.search(lambda i: state.clone(), random.Random(2), 1.0, simulations=2000, solve=True)
+    assert {a: root[a].outcome for a in state.legal_actions()} == {a: (1.0, -1.0) for a in range(7)}
+    # one move earlier, x to move: 4 (or 1) makes that double threat, proven a win two moves deep
+    state = connect_four([2, 6, 3, 6])
+    root = mcts.search(lambda i: state.clone(), random.Random(3), 1.0, simulations=4000, solve=True)
+    assert root[4].outcome == (1.0, -1.0)
+    assert mcts.best(root, state.legal_actions(), 0) in (1, 4)
+
+
 def test_pyspiel_is_staged_beside_the_sdk() -> None:
     assert "pyspiel" in next(iter(files.engine_extensions()))
     assert (files.sdk_dir() / next(iter(files.engine_extensions()))).is_file()
@@ -64,3 +82,20 @@ def test_a_manifest_may_name_a_family_of_games() -> None:
     assert bot.plays("openspiel:hex") and not bot.plays("block") and not bot.plays("openspiel")
     assert "ospiel" in [b.name for b in bundled_bots("openspiel:hex")]
     assert "ospiel" not in [b.name for b in bundled_bots("block")]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_the_bot_beats_random_by_200_elo_in_connect_four() -> None:
+    """The cheap one of benchmarks/ospiel_strength.py's claims (the rest are measured there and
+    written in docs/games/openspiel.md): duplicate pairs at 30 simulations a move against a
+    random player, until the sequential test says "at least +200 Elo" (or not)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import ospiel_strength as strength
+    from tests.sequential import H1, sprt
+    game = get_game("openspiel:connect_four")
+    options = game.make_options(2)
+    pairs = strength.pairs(game, options, lambda seed: strength.ospiel_player(game, options, 30, seed),
+                           strength.random_player)
+    verdict = sprt(pairs, *strength.SPRT_RANDOM, alpha=0.05, beta=0.05, max_outcomes=60)
+    assert verdict.outcome == H1, verdict

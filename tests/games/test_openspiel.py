@@ -187,3 +187,17 @@ def test_arena_play_with_sandboxed_random_bots_matches_openspiel(name: str, tmp_
     assert spiel.is_terminal()
     assert [float(r) for r in spiel.returns()] == record.events[-1]["returns"]
     assert [e["action"] for e in steps if e["type"] == "action"] == [d["action"] for d in record.decisions]
+
+
+def test_a_person_plays_a_seat_and_sees_only_their_own_card() -> None:
+    from tests.cli.test_human import ALWAYS_ONE, RANDOM
+    from tests.cli.test_human import arena as run
+    result = run("play", "openspiel:kuhn_poker", "human", RANDOM, "--seed", "2", stdin=ALWAYS_ONE)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    mine, theirs = [line for line in out.splitlines() if line.startswith("  chance: ")][:2]
+    assert mine != "  chance: ?" and theirs == "  chance: ?"  # seat 1's card is face down
+    assert "  information state: " in out and "history (OpenSpiel action ids, ? where you may not know): " in out
+    state = get_game("openspiel:kuhn_poker").new_match(get_game("openspiel:kuhn_poker").make_options(2), 2)
+    their_card = state.events[1]["outcome"]
+    assert their_card not in out.split("result:")[0].replace(mine, "")

@@ -189,7 +189,8 @@ def test_the_leaderboard_says_what_breaks_a_tie(tmp_path: Path) -> None:
     assert rows[0].tie == "Level with ann on μ − 3σ; ahead on their matches against each other, 1 to 0"
     assert rows[1].tie is None and rows[2].tie is None
     html = SiteWriter(level, tmp_path).write_index().read_text(encoding="utf-8")
-    assert f"Ranked by the conservative rating μ − 3σ; {tie_rule()}." in html
+    assert "conservative rating μ − 3σ, on every page of this report" in html   # the one order
+    assert f"{tie_rule()[:1].upper()}{tie_rule()[1:]}." in html
     assert tie_rule() == ("bots level on μ − 3σ as shown are ordered by their matches against each "
                           "other, then by wins, then by average score")
     assert '<div class="tie-note muted small">Level with ann on μ − 3σ; ahead on their matches' in html

@@ -22,6 +22,8 @@ import pytest
 from arena.games import get_game
 from arena.record import OK, RESIGNED, MatchRecord
 from tests.conftest import BOTS, ROOT
+from tests.reports.browser import DESKTOP, PHONE
+from tests.reports.conftest import screenshot_dir
 
 pytestmark = pytest.mark.browser
 
@@ -123,6 +125,39 @@ def check_sent(game: str, record: MatchRecord, seat: int, views: list[dict[str, 
             assert not re.search(rf"(?<![\w-]){re.escape(item)}(?![\w-])", recent), (item, decision, recent)
 
 
+def piece(browser, seat: int, name: str):
+    """The element of the seat's hand on the board that draws the tile or card ``name``."""
+    where = f'.replay-board [data-seat="{seat}"]'
+    return browser.css(f'{where} [data-tile="{name}"], {where} [data-card="{name}"]')
+
+
+PICKED_OUT = """
+var action = arguments[0], decision = arguments[1];
+var move = document.querySelector('.table-move');
+if (move.hidden || move.getAttribute('data-decision') !== decision) return null;
+var b = Array.prototype.filter.call(document.querySelectorAll('.table-action'), function (e) {
+  return e.getAttribute('data-action') === action; })[0];
+return b && b.classList.contains('is-candidate') && !b.disabled ? b : null;"""
+
+
+def play(browser, seat: int, decision: str, action: str, button) -> int:
+    """Play ``action`` as a person does: by clicking the pieces of the hand it names, and then,
+    if those pieces make more than one action (3-4:L and 3-4:R), its button, now picked out;
+    by its button if it names none. The number of pieces clicked."""
+    pieces = button.get_attribute("data-pieces").split()
+    if not pieces:
+        button.click()
+        return 0
+    for name in pieces:
+        element = piece(browser, seat, name)
+        assert "is-playable" in element.get_attribute("class"), (action, name)
+        element.click()
+    picked_out = browser.js(PICKED_OUT, action, decision)  # not sent yet: one of several
+    if picked_out is not None:
+        picked_out.click()
+    return len(pieces)
+
+
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("game,seats,options", SHORT, ids=[s[0] for s in SHORT])
 def test_a_person_plays_a_whole_match_of_every_game_in_the_browser(browser, tmp_path, game, seats, options):
@@ -132,6 +167,8 @@ def test_a_person_plays_a_whole_match_of_every_game_in_the_browser(browser, tmp_
     rng = random.Random(7)
     views: list[dict[str, Any]] = []
     hands: dict[int, list[list[str]]] = {}
+    chosen: dict[int, str] = {}  # decision -> the action played on the page
+    by_piece = 0  # of them, played by clicking pieces on the board
     face_down = 0
     try:
         address = arena.addresses(1)[seat]
@@ -158,9 +195,12 @@ def test_a_person_plays_a_whole_match_of_every_game_in_the_browser(browser, tmp_
                 hands[int(now)] = browser.js(SHOWN_HANDS, HANDS[game], list(range(len(seats))))
             face_down = max(face_down, int(browser.js(
                 "return document.querySelectorAll('[data-tile=\"?\"], [data-card=\"?\"]').length")))
-            buttons = browser.all(".table-action")
-            assert [b.get_attribute("data-action") for b in buttons] == view["asking"]["legal"]
-            rng.choice(buttons).click()
+            legal = view["asking"]["legal"]
+            buttons = {b.get_attribute("data-action"): b for b in browser.all(".table-action")}
+            assert sorted(buttons) == sorted(legal)  # those that name no piece first
+            assert all(b.text.startswith(f"{legal.index(a) + 1}. ") for a, b in buttons.items())
+            chosen[int(now)] = rng.choice(legal)
+            by_piece += play(browser, seat, now, chosen[int(now)], buttons[chosen[int(now)]])
         assert now == "over", "".join(arena.output)
         assert "The match is over" in browser.css(".table-status").text
         assert browser.js("return document.querySelector('.replay-outcome').hidden") is False
@@ -174,6 +214,8 @@ def test_a_person_plays_a_whole_match_of_every_game_in_the_browser(browser, tmp_
     assert record.events[-1]["type"] == "match_end"
     mine = [d for d in record.decisions if d["seat"] == seat]
     assert len(mine) == len(views) > 0
+    assert {i: record.decisions[i]["action"] for i in chosen} == chosen
+    assert (by_piece > 0) == (game != "dice-1000")  # roll and stop name no piece
     check_sent(game, record, seat, views)
     assert (face_down > 0) == get_game(game).hidden_information  # the other hands, face down
     for decision, shown in hands.items():  # the board at each of the seat's turns
@@ -249,3 +291,72 @@ def test_resign_ctrl_c_and_one_page_per_seat(browser, tmp_path):
     record = MatchRecord.from_json(stopped.read_text())
     assert record.stopped.startswith("interrupted (Ctrl-C)")
     assert record.seats[0]["name"] == "human"
+
+
+ON_SCREEN = """
+var rect = function (e) { var r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+var shown = function (sel) { return Array.prototype.filter.call(document.querySelectorAll(sel),
+  function (e) { return e.offsetParent !== null; }).map(rect); };
+return {height: window.innerHeight, width: window.innerWidth, scrolled: window.scrollY,
+        board: rect(document.querySelector('.replay-board')), move: rect(document.querySelector('.table-move')),
+        actions: shown('.table-action'), controls: rect(document.querySelector('.replay-controls')),
+        playable: shown('.replay-board .is-playable'), wide: document.documentElement.scrollWidth};"""
+
+
+@pytest.mark.timeout(120)
+def test_a_person_plays_by_clicking_the_tiles_and_the_table_fits_a_phone(browser, tmp_path):
+    """At 390 px the board and the moves are on the first screen, the replay's controls below
+    them; a click on a tile of the hand plays it; a tile that two actions name (3-4:L and 3-4:R,
+    both ends showing 4... the same tile) picks out their buttons to choose from."""
+    replay = tmp_path / "match.json"
+    arena = Arena("block", "human", RANDOM, "-o", "single_deal=true", "--seed", "3", "--replay", str(replay))
+    chosen: dict[int, str] = {}
+    one_click = 0
+    browser.size(*PHONE)
+    try:
+        browser.driver.get(arena.addresses(1)[0])
+        last = None
+        while True:
+            now = browser.wait("var b = document.body.getAttribute('data-table');"
+                               "var m = document.querySelector('.table-move');"
+                               "if (b === 'over' || b === 'gone') return b;"
+                               "return b === 'asking' && !m.hidden && m.getAttribute('data-decision');",
+                               timeout=60)
+            assert now, "".join(arena.output)
+            if now in ("over", "gone"):
+                break
+            if now == last:
+                time.sleep(0.05)
+                continue
+            last = now
+            buttons = {b.get_attribute("data-action"): b for b in browser.all(".table-action")}
+            if not chosen:  # the first screen at the first question
+                at = browser.js(ON_SCREEN)
+                assert (at["width"], at["scrolled"]) == (PHONE[0], 0) and at["wide"] <= PHONE[0]
+                top, bottom = at["board"][:2]
+                assert 0 <= top < bottom <= at["height"], at  # the whole board
+                assert at["actions"] and all(b[1] <= at["height"] for b in at["actions"]), at
+                assert at["playable"] and all(t[1] <= at["height"] for t in at["playable"]), at
+                assert at["controls"][0] >= at["move"][1], at  # the replay's controls: below the moves
+                browser.driver.save_screenshot(str(screenshot_dir() / "table-phone-first-screen.png"))
+            named = {a: b.get_attribute("data-pieces").split() for a, b in buttons.items()}
+            tiles = [p for a in named for p in named[a]]
+            single = [a for a in named if len(named[a]) == 1 and tiles.count(named[a][0]) == 1]
+            if single:  # one click on the tile plays it, no button
+                action = single[0]
+                piece(browser, 0, named[action][0]).click()
+                assert browser.wait(f"var m = document.querySelector('.table-move');"
+                                    f"return m.hidden || m.getAttribute('data-decision') !== '{now}';", timeout=30)
+                one_click += 1
+            else:
+                action = next(iter(named))
+                play(browser, 0, now, action, buttons[action])
+            chosen[int(now)] = action
+        assert arena.wait() == 0, "".join(arena.output)
+        assert browser.errors() == []
+    finally:
+        arena.close()
+        browser.size(*DESKTOP)
+    record = MatchRecord.from_json(replay.read_text())
+    assert {i: record.decisions[i]["action"] for i in chosen} == chosen
+    assert one_click >= 2 and len(chosen) == sum(1 for d in record.decisions if d["seat"] == 0)

@@ -22,7 +22,7 @@ from arena.bots import load_bot
 from arena.connection import STDERR_TAIL
 from arena.record import CRASH, OK, PROTOCOL_ERROR, TIMEOUT
 from arena.referee import TimeControl, play_match
-from arena.sandbox import Limits, users, zygote
+from arena.sandbox import Limits, files, users, zygote
 from tests.sandbox.conftest import (
     HAVE_MEMORY_CAP, HOSTILE, IS_ROOT, LEVELS, NO_MEMORY_CAP, ROOT, assert_nothing_survives,
     processes_with, require_bwrap,
@@ -193,8 +193,10 @@ def test_cannot_read_the_referees_code(spy, random_bot):
                           "/opt/arena/sdk/arena")
     finished_normally(record)
     assert f"DENIED {referee}" in status.stderr_tail and f"DENIED {ROOT}:" in status.stderr_tail
-    # the SDK and the game engines, nothing else: no referee, sandbox or tournament code
-    assert "READ /opt/arena/sdk: ['arena', 'msgpack', 'protocol']" in status.stderr_tail
+    # the SDK and the game engines (OpenSpiel's compiled one where it is installed), nothing
+    # else: no referee, sandbox or tournament code
+    staged = sorted(["arena", "msgpack", "protocol", *files.engine_extensions()])
+    assert f"READ /opt/arena/sdk: {staged}" in status.stderr_tail
     assert ("READ /opt/arena/sdk/arena: ['__init__.py', '__pycache__', 'errors.py', 'game.py', "
             "'games', 'options.py']") in status.stderr_tail
     assert "The referee" not in status.stderr_tail

@@ -158,6 +158,8 @@ def test_the_stop_comes_for_copies_and_a_pair_near_the_margin() -> None:
         assert plan.counted < 2000
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(60)
 def test_a_settled_pair_is_wrong_at_most_as_often_as_the_confidence_allows() -> None:
     """Looking after every batch: the upper one of two neighbours shown *ordered* while in truth
     they are equal (an ordering claim about a tie is wrong) in at most 5 % of runs, over many

@@ -10,7 +10,8 @@ import pytest
 from arena.bots import bundled_bots, load_bot
 from arena.games import GAMES
 from tournaments.config import (
-    ENTRANT_KEYS, FORMAT_KEYS, RATINGS_KEYS, REPORT_KEYS, TIME_CONTROL_KEYS, TOP_KEYS, ConfigError,
+    ENTRANT_KEYS, FORMAT_KEYS, RATINGS_KEYS, REPORT_KEYS, SERVE_KEYS, TIME_CONTROL_KEYS, TOP_KEYS,
+    ConfigError,
     TournamentConfig, load_config,
 )
 from tournaments.entrants import resolve_entrants, resolve_field
@@ -58,7 +59,7 @@ def test_the_docs_describe_every_key() -> None:
     docs = (ROOT / "docs" / "tournaments.md").read_text(encoding="utf-8")
     for prefix, keys in (("", TOP_KEYS), ("format.", FORMAT_KEYS),
                          ("time_control.", TIME_CONTROL_KEYS), ("ratings.", RATINGS_KEYS),
-                         ("report.", REPORT_KEYS), ("", ENTRANT_KEYS)):
+                         ("report.", REPORT_KEYS), ("serve.", SERVE_KEYS), ("", ENTRANT_KEYS)):
         for key in keys:
             assert f"`{prefix}{key}`" in docs, f"docs/tournaments.md does not describe {prefix}{key}"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots import load_bot
 from tests.conftest import BOTS
 from tournaments.backends import SerialBackend
 from tournaments.config import load_config
@@ -151,3 +152,30 @@ def test_a_refusal_is_said_once_per_version(tmp_path: Path) -> None:
     (dan / "bot.toml").write_text("name = [still broken\n")            # a new version of it
     w.look()
     assert sum("skipped" in line and "dan" in line for line in lines) == 2, lines
+
+
+def test_a_folder_that_changed_after_its_check_is_not_admitted(tmp_path: Path) -> None:
+    """The snapshot admitted is the version that passed its check: a folder changed between the
+    check and the snapshot waits for its own check (the next look)."""
+    students = tmp_path / "students"
+    for name in ("ana", "bob", "cy"):
+        make_bot(students, name, HASH_BOT, name)
+    config = write_config(tmp_path / "class.toml", small_config(["students/*"]))
+    out = tmp_path / "out"
+    lines: list[str] = []
+    checked = {str(students / "cy"): "0" * 64}                         # not what it holds now
+    result = run_tournament(prepare(load_config(config), out, checked=checked),
+                            backend=SerialBackend(), progress=False, say=lines.append)
+    assert result.played == 2
+    with Store.open(out) as store:
+        assert sorted(e.name for e in store.entrants()) == ["ana", "bob"]
+    assert not (out / "versions" / "2").exists()
+    checked[str(students / "cy")] = load_bot(students / "cy").content_hash()  # now it passed
+    bob = load_bot(students / "bob")
+    checked[str(bob.path)] = bob.content_hash()
+    (students / "bob" / "main.py").write_text("# changed after its check\n" + HASH_BOT)
+    lines.clear()
+    again = run_tournament(prepare(load_config(config), out, checked=checked),
+                           backend=SerialBackend(), progress=False, say=lines.append)
+    assert "cy joins (entrant 2)" in lines and not any("bob: version" in line for line in lines)
+    assert again.played == 4

@@ -191,3 +191,61 @@ def test_ctrl_c_twice_stops_at_once(setup: dict[str, Any]) -> None:
     with Store.open(output) as store:
         assert [r["outcome"] for r in store.runs()] in (["aborted"], ["stopped"])
     resume_and_compare(setup, output, stored(output))
+
+
+def _workers(proc: subprocess.Popen) -> list[psutil.Process]:
+    """The run's worker processes (spawned: ``multiprocessing.spawn``), started or starting."""
+    found = []
+    for child in descendants(proc.pid):
+        try:
+            if "spawn_main" in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.Error:
+            pass
+    return found
+
+
+def _importing(proc: subprocess.Popen, count: int, cpu: float) -> bool:
+    """Whether ``count`` workers have each used ``cpu`` seconds of CPU: past Python's own start
+    (a few hundredths), in the imports of the `arena` script that a spawned worker runs again."""
+    used = []
+    for worker in _workers(proc):
+        try:
+            times = worker.cpu_times()
+        except psutil.Error:
+            continue
+        used.append(times.user + times.system)
+    return sum(1 for u in used if u >= cpu) >= count
+
+
+# Moments of the workers' start, each told by the processes of the run, not by the clock: a
+# worker importing, then both. (Once a worker's code runs it ignores Ctrl-C, and so do the fork
+# servers it starts, in sessions of their own.)
+STARTING = {
+    "a worker importing": lambda proc: _importing(proc, 1, 0.06),
+    "both workers importing": lambda proc: _importing(proc, 2, 0.2),
+}
+
+
+@pytest.mark.parametrize("moment", STARTING)
+def test_ctrl_c_while_the_workers_start_is_one_clean_line(setup: dict[str, Any], moment: str) -> None:
+    """Ctrl-C to the process group while the workers start, as a terminal sends it: exit 130
+    and the same words as a Ctrl-C later in the run, no traceback from a starting worker."""
+    output = setup["root"] / f"starting-{moment.replace(' ', '-')}"
+    arena = Path(sys.executable).with_name("arena")  # the command a person runs: a spawned
+    proc = subprocess.Popen(                         # worker runs this script's imports again
+        [str(arena), "tournament", "run", str(setup["config"]), "--workers", "2", "--output",
+         str(output)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not STARTING[moment](proc):
+        assert proc.poll() is None, f"the run ended early: {proc.communicate()}"
+        assert time.monotonic() < deadline, f"the run never showed the moment {moment!r}"
+        time.sleep(0.002)
+    children = descendants(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "run the same command to resume" in err, err
+    assert_all_gone(children)

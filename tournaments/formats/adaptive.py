@@ -291,17 +291,21 @@ def standing(entrants: Sequence[int], tally: Tally, confidence: float, margin: f
     # than anybody below it: the neighbours' claims alone could chain (A level with B, B with C,
     # while C beats A by more than the margin); a cut is in doubt while any pair across it is
     step = score_to_elo(0.5 + margin)
-    doubt: dict[int, PairState] = {}
+    settled = {r for r, p in enumerate(pairs) if p.state != IN_DOUBT}
+    needed: dict[int, int] = {}  # a settled neighbour pair whose cut is in doubt: sets it needs
     for i in range(n):
         for j in range(i + 2, n):
+            if not settled:
+                break
+            cuts = [r for r in range(i, j) if r in settled]
             a, b = ranking[i], ranking[j]
-            if not settles(elo[a] - elo[b], spread[(a, b)] * scale, confidence, step):
-                across = state(a, b)
-                for r in range(i, j):
-                    if r not in doubt or doubt[r].needed < across.needed:
-                        doubt[r] = across
-    pairs = tuple(dataclasses.replace(p, state=IN_DOUBT, needed=max(p.needed, doubt[r].needed))
-                  if r in doubt and p.state != IN_DOUBT else p for r, p in enumerate(pairs))
+            if cuts and not settles(elo[a] - elo[b], spread[(a, b)] * scale, confidence, step):
+                more = state(a, b).needed
+                for r in cuts:
+                    needed[r] = more
+                    settled.discard(r)
+    pairs = tuple(dataclasses.replace(p, state=IN_DOUBT, needed=needed[r]) if r in needed else p
+                  for r, p in enumerate(pairs))
     return Standing(ranking, elo, pairs, {e: tally.entrant_sets.get(e, 0) for e in entrants},
                     tuple(spread[pair] for pair in neighbours))
 

@@ -36,6 +36,9 @@ def draw(outcomes: list[tuple[int, float]], u: float) -> int:
 def action_texts(actions: list[tuple[int, str]]) -> dict[str, int]:
     """The legal actions' texts and their ids, in OpenSpiel's order: OpenSpiel's string of each,
     and where two share one, ``"<string> #<id>"`` for each of them."""
+    texts = {text: a for a, text in actions}
+    if len(texts) == len(actions):
+        return texts
     count: dict[str, int] = {}
     for _, text in actions:
         count[text] = count.get(text, 0) + 1
@@ -71,7 +74,8 @@ class OpenSpielState(State):
         self.num_players = options.num_players
         self.chance = chance if chance is not None else Chance(seed if seed is not None else 0)
         self.spiel_game = self.game.spiel_game(options, self.chance)
-        self.spiel = self.spiel_game.new_initial_state()
+        self.spiel = self.game.initial_state(self.spiel_game)
+        self.cap = self.game.length_cap(options)
         self.events: list[dict[str, Any]] = []
         self.history: list[int] = []            # every action id, chance included
         self.seen: list[list[bool]] = []        # per history entry: may each seat know it?
@@ -88,20 +92,19 @@ class OpenSpielState(State):
     # ----- playing ---------------------------------------------------------------------------
     def _advance(self) -> None:
         """Play chance nodes, then list the legal actions of the seat to move, or end the match."""
-        spiel = self.spiel
-        while spiel.is_chance_node():
+        while self.spiel.is_chance_node():
+            spiel = self.spiel
             outcomes = spiel.chance_outcomes()
             u = self.chance.stream("chance", self.chance_count).random()
             action = draw(outcomes, u)
             self.chance_count += 1
             text = spiel.action_to_string(spiel.current_player(), action)
-            self._step(action)
+            self._step(action)  # (self.spiel may be a new state now)
             self.events.append({"type": "chance", "id": action, "outcome": text, **self._seen_field(),
-                                "board": str(spiel)})
-        if spiel.is_terminal():
+                                "board": str(self.spiel)})
+        if self.spiel.is_terminal():
             return self._finish()
-        cap = self.game.length_cap(self.options)
-        if self.moves >= cap:
+        if self.moves >= self.cap:
             self.capped = True
             self.events.append({"type": "capped", "moves": self.moves})
             return self._finish()
@@ -110,7 +113,8 @@ class OpenSpielState(State):
     def _list_legal(self) -> None:
         spiel = self.spiel
         player = spiel.current_player()
-        self._ids = action_texts([(a, spiel.action_to_string(player, a)) for a in spiel.legal_actions()])
+        text = spiel.action_to_string
+        self._ids = action_texts([(a, text(player, a)) for a in spiel.legal_actions()])
         self._legal = list(self._ids)
 
     def _step(self, action: int) -> None:
@@ -120,10 +124,15 @@ class OpenSpielState(State):
         if self.game.simultaneous and self.turn is None and not spiel.is_chance_node():
             self.turn = (len(self.history), spiel.clone())
         if self.game.hidden_information:
-            self.seen.append(self.game.visibility(spiel, action))
+            seen, after = self.game.visibility(spiel, action)
+            self.seen.append(seen)
+            if after is not None:
+                self.spiel = spiel = after
+            else:
+                spiel.apply_action(action)
         else:
             self.seen.append([True] * self.num_players)
-        spiel.apply_action(action)
+            spiel.apply_action(action)
         self.history.append(action)
         if self.turn is not None and (spiel.is_chance_node() or spiel.is_terminal()
                                       or spiel.current_player() <= actor):

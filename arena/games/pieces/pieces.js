@@ -45,7 +45,7 @@
     var cls = "tile" + (vertical ? " tile-v" : " tile-h") + (down ? " tile-down" : "") + (opts.cls ? " " + opts.cls : "");
     if (down) {
       return h("svg:svg", { class: cls, viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "a tile face down",
-                            "data-tile": HIDDEN }, [
+                            "data-tile": HIDDEN, "data-piece": HIDDEN }, [
         h("svg:title", { text: "a tile face down" }),
         h("svg:rect", { class: "tile-body tile-back", x: 0.75, y: 0.75, width: W - 1.5, height: H - 1.5, rx: 3, ry: 3 }),
       ]);
@@ -69,6 +69,7 @@
     return h("svg:svg", {
       class: cls, viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": label,
       "data-tile": Math.min(a, b) + "-" + Math.max(a, b),
+      "data-piece": Math.min(a, b) + "-" + Math.max(a, b),  // what the table page clicks (table.js)
     }, [h("svg:title", { text: label })].concat(kids));
   }
 
@@ -87,6 +88,7 @@
     opts = opts || {};
     if (text === HIDDEN) {
       return h("span", { class: "pcard pcard-down" + (opts.cls ? " " + opts.cls : ""), "data-card": HIDDEN,
+                         "data-piece": HIDDEN,
                          title: "a card face down", role: "img", "aria-label": "a card face down" });
     }
     var r = text.charAt(0), s = text.charAt(1);
@@ -94,7 +96,7 @@
     var red = s === "H" || s === "D";
     return h("span", {
       class: "pcard " + (red ? "pcard-red" : "pcard-black") + (opts.cls ? " " + opts.cls : ""),
-      "data-card": text, title: rank + " of " + SUIT_NAME[s], role: "img",
+      "data-card": text, "data-piece": text, title: rank + " of " + SUIT_NAME[s], role: "img",
       "aria-label": rank + " of " + SUIT_NAME[s],
     }, [h("span", { class: "pcard-rank", text: rank }), h("span", { class: "pcard-suit", text: SUIT_SYMBOL[s] })]);
   };

@@ -1,24 +1,23 @@
 """A Thousand match in progress (docs/games/thousand.md §4-§12): the deal, the game interface and
-copies. The phases of a deal live in their own modules, mixed into ``ThousandState``:
-``auction`` (§5), ``exchange`` (the prikup, the exchange, the raise, the redeal: §6, §11),
-``tricks`` (the play: §7), ``deal_score`` (§8, §9) and ``observation`` (§10, §16)."""
+copies. The phases of a deal live in their own modules as functions of the state, typed against
+the ``match.Match`` protocol and installed below as its methods: ``auction`` (§5), ``exchange``
+(the prikup, the exchange, the raise, the redeal: §6, §11), ``tricks`` (the play: §7),
+``deal_score`` (§8, §9) and ``observation`` (§10, §16)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from arena.game import TERMINAL, Chance, Result, State
+from arena.games.thousand import auction, deal_score, exchange, tricks
+from arena.games.thousand import observation as views
 from arena.games.thousand.actions import ACTIONS
-from arena.games.thousand.auction import AuctionPhase
 from arena.games.thousand.cards import CARD_TEXT, DECK
-from arena.games.thousand.deal_score import DealScoring
-from arena.games.thousand.exchange import ExchangePhase
 from arena.games.thousand.flow import Carry
-from arena.games.thousand.observation import SeatViews
 from arena.games.thousand.options import ThousandOptions
 from arena.games.thousand.phases import (
     AUCTION, BURY, DARK_BID, GIVE, PLAY, PRIKUP, RAISE, REDEAL_ASK,
 )
-from arena.games.thousand.tricks import PlayPhase
 
 _TRICK_SIZE = {2: 2, 3: 3, 4: 3}
 
@@ -33,9 +32,37 @@ def deal_layout(n: int, dealer: int) -> tuple[list[int], list[int]]:
     return [0 if s == dealer else 7 for s in range(4)], [3]
 
 
-class ThousandState(AuctionPhase, ExchangePhase, PlayPhase, DealScoring, SeatViews, State):
+class ThousandState(State):
     """One Thousand match. Create it with ``Thousand().new_match(options, seed)``."""
 
+    _legal: list[str]
+    _result: Result
+
+    # ----- the phases (their modules' functions, as methods) -----------------------------------
+    _auction_legal = auction.auction_legal
+    _dark_bid_legal = auction.dark_bid_legal
+    _auction_action = auction.auction_action
+    _after_auction_action = auction.after_auction_action
+    _auction_end = auction.auction_end
+    _opponents = auction.opponents
+    _take_prikup = exchange.take_prikup
+    _give_legal = exchange.give_legal
+    _give = exchange.give
+    _bury_legal = exchange.bury_legal
+    _bury = exchange.bury
+    _raise_legal = exchange.raise_legal
+    _raise = exchange.raise_contract
+    _after_raise = exchange.after_raise
+    _may_demand_redeal = exchange.redeal_claimants
+    _redeal_answer = exchange.redeal_answer
+    _redeal = exchange.redeal
+    _start_play = tricks.start_play
+    _play_legal = tricks.play_legal
+    _play = tricks.play
+    _end_deal = deal_score.end_deal
+    observation = views.seat_observation
+    private_items = views.private_items
+    _restore = views.restore
 
     def __init__(self, options: ThousandOptions, seed: int) -> None:
         self.options = options
@@ -127,7 +154,7 @@ class ThousandState(AuctionPhase, ExchangePhase, PlayPhase, DealScoring, SeatVie
         self._trick_size = k
         self._overtake = self.options.must_overtake
 
-    def _turn(self, seat: int, legal_for) -> None:
+    def _turn(self, seat: int, legal_for: Callable[[int], list[str]]) -> None:
         self.to_move = seat
         self._legal = legal_for(seat)
 
@@ -217,6 +244,19 @@ class ThousandState(AuctionPhase, ExchangePhase, PlayPhase, DealScoring, SeatVie
         new.winners = list(self.winners)
         new._legal = list(self._legal)
         return new
+
+    @classmethod
+    def from_observation(cls, options: ThousandOptions, obs: dict[str, Any], chance: Chance, *,
+                         hands: list[list[int]], prikups: list[list[int]], taken: list[int],
+                         rest_prikup: list[int], given: list[list[int]], buried: int | None,
+                         log: list[tuple[int, str]]) -> "ThousandState":
+        """The state that ``obs`` shows, with the cards it hides given: every hand, the prikups
+        (as dealt, before the declarer took one), the taken prikup, the 2-player other prikup
+        (with the buried card), the passes ``[[to, card], …]``, the buried card and this deal's
+        log with the hidden texts filled in. Later deals are shuffled from ``chance``."""
+        state = object.__new__(cls)
+        state._restore(options, obs, chance, hands, prikups, taken, rest_prikup, given, buried, log)
+        return state
 
     # ----- positions for tests ------------------------------------------------------------------
     @classmethod

@@ -1,0 +1,219 @@
+"""How strong is the ospiel bot (bots/ospiel)? Sequential tests, in-process, duplicate pairs.
+
+    python benchmarks/ospiel_strength.py random [--game NAME ...] [--simulations N] [--max-pairs N]
+    python benchmarks/ospiel_strength.py mcts [--game NAME ...] [--simulations N] [--pairs N]
+    python benchmarks/ospiel_strength.py ceiling [--game NAME ...]
+
+Each pair plays one seed twice through arena's engine (chance from the seed's streams), the bot
+in seat 0 and then in seat 1, at a fixed number of simulations a move (reproducible); a match
+scores 1 for first place alone, 0.5 for a shared first place, 0 else, and a pair the mean of its
+two. ``random``: against a uniformly random player, in the chosen games (default the eight of
+docs/games/openspiel.md), until Wald's sequential test (tests/sequential.py) settles the claim
+"at least +200 Elo" (H0: a score of 0.76, +200 Elo; H1: 0.86; alpha = beta = 0.05).
+``mcts``: against OpenSpiel's own MCTS (``open_spiel.python.algorithms.mcts.MCTSBot``, uct_c 2,
+one random rollout, its defaults otherwise) at the same number of simulations a move, in connect
+four and hex (default), ``--pairs`` pairs, and the sequential test of "within 50 Elo" (H0: 0.43,
+-50 Elo; H1: 0.5). Both print the Elo difference with its 95% interval (the normal approximation
+over the pairs' scores). ``ceiling``: the most any player can score against the random one in
+a small game (default Kuhn and Leduc poker), the best response on the chance of finishing first,
+worked out exactly over the game tree: where it is below 0.76, "+200 Elo against random" cannot
+be reached by anyone.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bots" / "ospiel"))
+
+import mcts  # noqa: E402
+import player  # noqa: E402
+from arena.game import Chance  # noqa: E402
+from arena.games import get_game  # noqa: E402
+from tests.sequential import sprt  # noqa: E402
+
+CHOSEN = ("connect_four", "hex", "backgammon", "kuhn_poker", "leduc_poker", "liars_dice", "goofspiel", "gin_rummy")
+SPRT_RANDOM = (0.76, 0.86)   # +200 Elo, +314 Elo
+SPRT_MCTS = (0.43, 0.5)      # -50 Elo, equal
+OPTIONS = {"hex": {"board_size": 7}}  # the mcts comparison's hex: 7 x 7 (11 x 11 playouts cost 2.5x as much)
+
+
+def elo(score: float) -> float:
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return 400 * math.log10(score / (1 - score))
+
+
+def interval(scores: list[float]) -> str:
+    mean = statistics.fmean(scores)
+    half = 1.96 * statistics.pstdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.5
+    low, high = elo(mean - half), elo(mean + half)
+    return f"{elo(mean):+.0f} Elo (95%: {low:+.0f} to {high:+.0f}; mean score {mean:.3f} over {len(scores)} pairs)"
+
+
+def ospiel_player(game, options, simulations: int, seed: int):
+    rng = random.Random(f"ospiel {seed}")
+    spiel_game = game.spiel_game(options, Chance(seed))
+    scale = mcts.return_scale(spiel_game)
+
+    def choose(state, seat):
+        action, _ = player.decide(game, options, spiel_game, scale, state.observation(seat),
+                                  state.legal_actions(), rng, simulations=simulations, most_worlds=16)
+        return action
+    return choose
+
+
+def random_player(seed: int):
+    rng = random.Random(f"random {seed}")
+    return lambda state, seat: rng.choice(state.legal_actions())
+
+
+def openspiel_mcts_player(spiel_game, simulations: int, seed: int):
+    import numpy as np
+    from open_spiel.python.algorithms import mcts as spiel_mcts
+    bot = spiel_mcts.MCTSBot(spiel_game, uct_c=2, max_simulations=simulations,
+                             evaluator=spiel_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
+                             random_state=np.random.RandomState(seed + 1))
+
+    def choose(state, seat):
+        action = bot.step(state.spiel)
+        return next(t for t, a in state._ids.items() if a == action)
+    return choose
+
+
+def play(game, options, seed: int, seats: list):
+    """One match, each seat played by its player; the finished state."""
+    state = game.new_match(options, seed)
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply(seats[seat](state, seat))
+    return state
+
+
+def score_of(state, seat: int) -> float:
+    ranks = state.result().ranks
+    return 1.0 if ranks[seat] == 1 and ranks.count(1) == 1 else 0.5 if ranks[seat] == 1 else 0.0
+
+
+def pairs(game, options, make_bot, make_other, start: int = 0):
+    seed = start
+    while True:
+        total = 0.0
+        for bot_seat in (0, 1):
+            seats = [make_other(seed), make_other(seed)]
+            seats[bot_seat] = make_bot(seed)
+            total += score_of(play(game, options, seed, seats), bot_seat)
+        yield total / 2
+        seed += 1
+
+
+def against_random(name: str, simulations: int, max_pairs: int) -> None:
+    game = get_game("openspiel:" + name)
+    options = game.make_options(2)
+    started = time.monotonic()
+    scores: list[float] = []
+
+    def outcomes():
+        for s in pairs(game, options, lambda seed: ospiel_player(game, options, simulations, seed), random_player):
+            scores.append(s)
+            yield s
+    verdict = sprt(outcomes(), *SPRT_RANDOM, alpha=0.05, beta=0.05, max_outcomes=max_pairs)
+    print(f"{name}: ospiel ({simulations} simulations) vs random: {verdict.outcome} after "
+          f"{verdict.count} pairs; {interval(scores)}; {time.monotonic() - started:.0f} s", flush=True)
+
+
+def against_mcts(name: str, simulations: int, count: int) -> None:
+    game = get_game("openspiel:" + name)
+    options = game.make_options(2, OPTIONS.get(name, {}))
+    spiel_game = game.spiel_game(options, Chance(0))
+    started = time.monotonic()
+    scores: list[float] = []
+    for s in pairs(game, options, lambda seed: ospiel_player(game, options, simulations, seed),
+                   lambda seed: openspiel_mcts_player(spiel_game, simulations, seed)):
+        scores.append(s)
+        if len(scores) >= count:
+            break
+    verdict = sprt(scores, *SPRT_MCTS, alpha=0.05, beta=0.05, max_outcomes=count)
+    label = name + (f" {OPTIONS[name]}" if name in OPTIONS else "")
+    print(f"{label}: ospiel vs OpenSpiel's MCTS, {simulations} simulations a move each: "
+          f"{interval(scores)}; within 50 Elo: {verdict.outcome} after {verdict.count} pairs; "
+          f"{time.monotonic() - started:.0f} s", flush=True)
+
+
+def best_response_score(spiel_game, me: int) -> float:
+    """The most ``me`` can score (1 first alone, 0.5 shared, 0 else) against a uniformly random
+    opponent in a two-player game: a best response by information sets (perfect recall: each
+    information set's choice maximises the reach-weighted score of its histories)."""
+    members: dict[str, list] = {}
+
+    def walk(state, reach: float) -> None:
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, p in state.chance_outcomes():
+                walk(state.child(a), reach * p)
+            return
+        legal = state.legal_actions()
+        if state.current_player() == me:
+            members.setdefault(state.information_state_string(me), []).append((state, reach))
+        for a in legal:
+            walk(state.child(a), reach if state.current_player() == me else reach / len(legal))
+
+    walk(spiel_game.new_initial_state(), 1.0)
+    choice: dict[str, int] = {}
+
+    def value(state) -> float:
+        if state.is_terminal():
+            r = state.returns()
+            return 1.0 if r[me] > r[1 - me] else 0.5 if r[me] == r[1 - me] else 0.0
+        if state.is_chance_node():
+            return sum(p * value(state.child(a)) for a, p in state.chance_outcomes())
+        legal = state.legal_actions()
+        if state.current_player() == me:
+            key = state.information_state_string(me)
+            if key not in choice:
+                choice[key] = max(legal, key=lambda a: sum(r * value(h.child(a)) for h, r in members[key]))
+            return value(state.child(choice[key]))
+        return sum(value(state.child(a)) for a in legal) / len(legal)
+
+    return value(spiel_game.new_initial_state())
+
+
+def ceiling(name: str) -> None:
+    game = get_game("openspiel:" + name)
+    spiel_game = game.spiel_game(game.make_options(2), Chance(0))
+    seats = [best_response_score(spiel_game, me) for me in (0, 1)]
+    pair = sum(seats) / 2
+    print(f"{name}: the best response to random scores {seats[0]:.3f} in seat 0, {seats[1]:.3f} in "
+          f"seat 1, {pair:.4f} a pair: at most {elo(pair):+.0f} Elo against random", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("opponent", choices=("random", "mcts", "ceiling"))
+    parser.add_argument("--game", action="append", help="an OpenSpiel game's short name (repeatable)")
+    parser.add_argument("--simulations", type=int, default=None, help="a move (default 100 against "
+                        "random, 200 against OpenSpiel's MCTS)")
+    parser.add_argument("--max-pairs", type=int, default=200, help="against random: the sequential test's cap")
+    parser.add_argument("--pairs", type=int, default=100, help="against OpenSpiel's MCTS: pairs played")
+    args = parser.parse_args()
+    if args.opponent == "ceiling":
+        for name in args.game or ("kuhn_poker", "leduc_poker"):
+            ceiling(name)
+    elif args.opponent == "random":
+        for name in args.game or CHOSEN:
+            against_random(name, args.simulations or 100, args.max_pairs)
+    else:
+        for name in args.game or ("connect_four", "hex"):
+            against_mcts(name, args.simulations or 200, args.pairs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

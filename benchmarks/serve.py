@@ -1,0 +1,205 @@
+"""The contest server at the deadline: N authors upload a Python bot within a minute while 100
+browsers poll the pages.
+
+Measures, on a real ``arena serve`` over a real socket: the time from each upload to
+"admitted" (its check passed; median and 95th percentile), from each upload to its first stored
+match, and each page's latency while the pollers poll (95th percentile). The baseline of the
+same run is the latency of the same pages on the idle server before the uploads begin: these
+machines are shared and noisy, so the ratio says more than the seconds.
+
+    python benchmarks/serve.py                  # 40 authors in 60 s, 100 pollers
+    python benchmarks/serve.py --authors 10 --over 20 --pollers 20    # a quick look
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import io
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import textwrap
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+CONFIG = textwrap.dedent('''
+    name = "Deadline"
+    game = "block"
+    seed = 5
+    entrants = ["submissions/*"]
+    options = {{ single_deal = true }}
+    [format]
+    players = 2
+    [time_control]
+    move_ms = 1000
+    bank_ms = 5000
+    [serve]
+    port = 0
+    upload_every_s = 0
+''')
+
+
+def bot_archive(salt: str) -> bytes:
+    code = (f"import hashlib, json\nfrom protocol.sdk import run\nSALT = {salt!r}\n"
+            "def choose(o, legal):\n"
+            "    h = hashlib.sha256((SALT + json.dumps(o, sort_keys=True)).encode()).digest()\n"
+            "    return legal[h[0] % len(legal)]\n"
+            "run(choose)\n").encode()
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, data in (("main.py", code), ("bot.toml", b'command = "python3 main.py"\n')):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+class Client:
+    def __init__(self, url: str) -> None:
+        parsed = urllib.parse.urlsplit(url)
+        self.host, self.port = parsed.hostname, parsed.port
+
+    def request(self, method: str, path: str, headers: dict[str, str] | None = None,
+                body: bytes | None = None) -> tuple[int, bytes, float]:
+        start = time.perf_counter()
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            data = response.read()
+            return response.status, data, time.perf_counter() - start
+        finally:
+            conn.close()
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+def poll(client: Client, paths: list[tuple[str, dict[str, str]]], stop: threading.Event,
+         out: list[float], failed: list[str], period: float) -> None:
+    i = 0
+    while not stop.is_set():
+        path, headers = paths[i % len(paths)]
+        try:
+            status, _, seconds = client.request("GET", path, headers)
+        except OSError as exc:  # a time-out counts as a failure, not a latency
+            failed.append(type(exc).__name__)
+        else:
+            if status == 200:
+                out.append(seconds)
+            else:
+                failed.append(str(status))
+        i += 1
+        stop.wait(period)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--authors", type=int, default=40)
+    parser.add_argument("--over", type=float, default=60.0, help="seconds the uploads spread over")
+    parser.add_argument("--pollers", type=int, default=100)
+    parser.add_argument("--period", type=float, default=1.0, help="seconds between a poller's requests")
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="arena-bench-serve-"))
+    (folder / "submissions").mkdir()
+    config = folder / "deadline.toml"
+    config.write_text(CONFIG.format())
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(config), "-q"],
+                              cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True, start_new_session=True)
+    try:
+        server.stdout.readline()
+        server.stdout.readline()
+        url = json.loads((folder / "deadline-results" / "serve.json").read_text())["url"]
+        names = [f"a{i:02d}" for i in range(args.authors)]
+        invite = subprocess.run([sys.executable, "-m", "arena", "contest", "invite", str(config),
+                                 *names], cwd=folder, env=env, capture_output=True, text=True,
+                                check=True)
+        secrets = {n: link.rsplit("/", 1)[1] for n, link in
+                   (line.split(" ", 1) for line in invite.stdout.splitlines())}
+        client = Client(url)
+        pages = [("/", {}), ("/me", {"Cookie": f"arena_session={secrets[names[0]]}"})]
+
+        idle: list[float] = []
+        for _ in range(40):
+            for path, headers in pages:
+                idle.append(client.request("GET", path, headers)[2])
+
+        stop = threading.Event()
+        busy: list[float] = []
+        failed: list[str] = []
+        pollers = [threading.Thread(target=poll, args=(client, pages, stop, busy, failed, args.period),
+                                    daemon=True) for _ in range(args.pollers)]
+        for t in pollers:
+            t.start()
+        uploaded: dict[str, tuple[int, float]] = {}
+        began = time.monotonic()
+        for i, name in enumerate(names):
+            time.sleep(max(0.0, began + i * args.over / max(1, len(names)) - time.monotonic()))
+            data = bot_archive(name)
+            status, body, _ = client.request("POST", "/api/upload", {
+                "Authorization": f"Bearer {secrets[name]}", "X-Filename": "bot.tar.gz",
+                "Content-Length": str(len(data))}, data)
+            assert status == 200, body
+            uploaded[name] = (json.loads(body)["id"], time.monotonic())
+        admitted: dict[str, float] = {}
+        first_match: dict[str, float] = {}
+        deadline = time.monotonic() + 900
+        from tournaments.store import Store, store_path
+        output = folder / "deadline-results"
+        while (len(admitted) < len(names) or len(first_match) < len(names)) \
+                and time.monotonic() < deadline:
+            for name, (upload, _) in uploaded.items():
+                if name not in admitted:
+                    _, body, _ = client.request("GET", f"/api/uploads/{upload}",
+                                                {"Authorization": f"Bearer {secrets[name]}"})
+                    if json.loads(body)["state"] == "admitted":
+                        admitted[name] = time.monotonic()
+            if Store.is_initialised(store_path(output)):
+                with Store.open(output) as store:
+                    ids = {e.id: e.name for e in store.entrants()}
+                    seated = {ids[e] for m in store.matches() for e in m.seats}
+                for name in seated - set(first_match):
+                    first_match[name] = time.monotonic()
+            time.sleep(0.5)
+        stop.set()
+        for t in pollers:
+            t.join(timeout=30)
+        to_admit = [admitted[n] - uploaded[n][1] for n in admitted]
+        to_play = [first_match[n] - uploaded[n][1] for n in first_match]
+        print(f"{args.authors} authors uploading over {args.over:g} s, {args.pollers} pollers "
+              f"(one request every {args.period:g} s each), {os.cpu_count()} cores")
+        print(f"upload -> admitted:      median {statistics.median(to_admit):6.1f} s   "
+              f"95th percentile {percentile(to_admit, 95):6.1f} s   ({len(to_admit)} of {len(names)})")
+        print(f"upload -> first match:   median {statistics.median(to_play):6.1f} s   "
+              f"95th percentile {percentile(to_play, 95):6.1f} s   ({len(to_play)} of {len(names)})")
+        print(f"page latency, idle:      median {1000 * statistics.median(idle):6.1f} ms  "
+              f"95th percentile {1000 * percentile(idle, 95):6.1f} ms")
+        print(f"page latency, polled:    median {1000 * statistics.median(busy):6.1f} ms  "
+              f"95th percentile {1000 * percentile(busy, 95):6.1f} ms  ({len(busy)} requests, "
+              f"{len(failed)} failed)")
+        print(f"ratio polled/idle (95th): {percentile(busy, 95) / percentile(idle, 95):.1f}")
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    main()
