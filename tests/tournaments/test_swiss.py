@@ -210,3 +210,58 @@ def test_a_stopped_run_resumes_to_the_same_pairings_and_the_field_stays(
     assert any("takes no new versions" in line for line in said), said
     with Store.open(tmp_path / "whole") as store:
         assert store.current() == {0: 1, 1: 1, 2: 1}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_a_run_killed_mid_round_resumes_to_the_same_pairings(tmp_path: Path,
+                                                             bots: dict[str, Path]) -> None:
+    """Five entrants (five rounds, a bye each): the command killed (SIGKILL) after a few matches
+    and run again stores the matches, pairings and byes of a run never killed."""
+    import os
+    import signal
+    import subprocess
+
+    from .test_kill_resume import ARENA, assert_all_gone, descendants, stored as count, wait_for
+
+    data = small_config([bots["alpha"], bots["beta"], bots["gamma"], bots["first"],
+                         bots["crash"]])
+    data["format"] = {"type": "swiss", "players": 2, "suspend_after": 0}
+    config = write_config(tmp_path / "t.toml", data)
+    whole = run_tournament(prepare(load_config(config), tmp_path / "whole"),
+                           backend=SerialBackend(), progress=False, say=lambda _: None)
+    assert whole.outcome == "complete" and whole.played == 20  # 5 rounds of 2 pairings
+
+    def start() -> subprocess.Popen:
+        return subprocess.Popen([*ARENA, "tournament", "run", str(config), "-q", "--workers", "2",
+                                 "--output", str(tmp_path / "killed")], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+    proc = start()
+    wait_for(tmp_path / "killed", 5, proc, timeout=120)
+    children = descendants(proc.pid)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    assert_all_gone(children)
+    assert 5 <= count(tmp_path / "killed") < 20
+    again = start()
+    out, err = again.communicate(timeout=180)
+    assert again.returncode == 0, err
+    assert "Swiss: final standings after 5 of 5 rounds" in out
+    assert stored(tmp_path / "killed") == stored(tmp_path / "whole")
+
+
+def test_the_report_box_shows_the_standings() -> None:
+    rounds = [Round(((0, 1),), bye=2)]
+    results = {1: Result((0, 1), (1, 2)), 2: Result((1, 0), (2, 1))}  # 0 wins both
+    s = summarize([0, 1, 2], rounds, results, {0, 1, 2}, 3, False,
+                  {0: "ann", 1: "bob", 2: "cy"}, [2, 0, 1])
+    box = s.box()
+    assert box.id == "swiss" and box.headline == "Swiss: standings so far"
+    assert box.header == ("Rank", "Bot", "Score", "Buchholz", "Byes")
+    # ann and cy both 1 point; ann's Buchholz (bob's 0) equals cy's (none): TrueSkill puts cy first
+    assert box.rows == (("1", "cy", "1", "0", "1"), ("2", "ann", "1", "0", "0"),
+                        ("3", "bob", "0", "1", "0"))
+    assert dict(box.facts) == {"Rounds": "1 of 3"}
+    renamed = s.renamed(str.upper, lambda e: e + 10)
+    assert renamed.box().rows[0][:2] == ("1", "CY") and renamed.ranking_ids() == (12, 10, 11)
