@@ -21,7 +21,7 @@ Which entrant holds which strength is shuffled per seed. A ranking is *right* wh
 stands above one whose true score against it is beyond ``0.5 + margin``: equal entrants (and any
 two within the margin) may stand in either order. For each kind, size and seed:
 
-- **adaptive**: the real planner (``tournaments.adaptive.Plan``, confidence 0.95, ``--margin``,
+- **adaptive**: the real planner (``tournaments.formats.adaptive.Plan``, confidence 0.95, ``--margin``,
   batches of ``batch_sets(--workers)``, ``max_matches`` 40 round-robin rounds) plays until it
   stops; its matches at the stop (what a user pays), whether it stopped by itself (not by
   ``max_matches``), whether its ranking is right there, whether it was right after each batch
@@ -52,7 +52,7 @@ from statistics import NormalDist
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.adaptive import (  # noqa: E402
+from tournaments.formats.adaptive import (  # noqa: E402
     LEVEL, MAX_MATCHES, ORDERED, Plan, Settings, batch_sets, round_robin_matches)
 from tournaments.seeds import derive_seed  # noqa: E402
 

@@ -48,7 +48,8 @@ from reports import render_site  # noqa: E402
 from reports.render import record_script  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.run import schedule_hash  # noqa: E402
-from tournaments.schedule import make_schedule  # noqa: E402
+from tournaments.formats import make_schedule  # noqa: E402
+from tournaments.plan import PlannedMatch  # noqa: E402
 from tournaments.store import Entrant, Store, store_path  # noqa: E402
 
 INDEX_TARGET = 1_000_000
@@ -159,7 +160,7 @@ def build_store(game: Game, folder: Path, matches: int) -> None:
         run_id = store.begin_run("benchmark", 1)
         for i, scheduled in enumerate(schedule.matches[:matches], start=1):
             record, startup = play(game, scheduled.seats, scheduled.seed, scheduled.id)
-            store.add_match(scheduled, record, startup_ms=startup,
+            store.add_match(PlannedMatch.of(scheduled), record, startup_ms=startup,
                             wall_ms=record.duration_ms + startup, worker="bench", run_id=run_id)
             if i % 1000 == 0:
                 print(f"  stored {i:,} matches ({time.monotonic() - started:.0f} s)", flush=True)

@@ -71,7 +71,7 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
         elif not logs:
             from reports.anonymous import without_logs
             data = without_logs(data)
-        over = data.adaptive is not None and data.adaptive.stop is not None  # no deal to come
+        over = data.summary is not None and data.summary.finished  # no deal to come
         if reveal_seed and data.planned is not None and len(data.matches) < data.planned \
                 and not over:
             raise ArenaError(f"{output_dir}: {len(data.matches)} of {data.planned} matches played; "

@@ -108,23 +108,14 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
         stderr_tails=tuple("" for _ in m.stderr_tails)) for m in data.matches]
     record, record_blobs = scrubbed_records(data, name, scrub)
 
-    sprt = data.sprt
-    if sprt is not None:
-        sprt = dataclasses.replace(sprt, candidate=name.get(sprt.candidate, sprt.candidate),
-                                   baseline=name.get(sprt.baseline, sprt.baseline))
-    adaptive = data.adaptive
-    if adaptive is not None:  # its pairs by entrant id, its ranking by name
-        adaptive = dataclasses.replace(
-            adaptive, names={public(e): name.get(n, n) for e, n in adaptive.names.items()},
-            ranking=tuple(name.get(n, n) for n in adaptive.ranking),
-            pairs=tuple(dataclasses.replace(p, above=public(p.above), below=public(p.below))
-                        for p in adaptive.pairs))
+    summary = data.summary
+    if summary is not None:  # the format's own: its names and entrant ids
+        summary = summary.renamed(lambda n: name.get(n, n), public)
     published = dataclasses.replace(
         data, entrants=entrants, matches=matches,
         standings=[dataclasses.replace(s, entrant=public(s.entrant)) for s in data.standings],
         history={public(e): points for e, points in data.history.items()},
-        record=record, record_blobs=record_blobs, sprt=sprt, submissions=submissions,
-        adaptive=adaptive,
+        record=record, record_blobs=record_blobs, summary=summary, submissions=submissions,
         references=frozenset(public(e) for e in data.references))
     rows = sorted((AliasRow(aliases[e.id].name, e) for e in data.entrants if e.id in aliases),
                   key=lambda r: r.entrant.id)

@@ -138,11 +138,10 @@ class TournamentData:
     initial_mu: float = 25.0
     initial_sigma: float = 25.0 / 3
     duplicate: bool = True  # the matches of a duplicate set share their seed (one set per match if not)
-    sprt: Any = None  # a tournaments.sprt.SprtSummary: where the test of format "sprt" stands
+    summary: Any = None  # the format's summary (tournaments.formats.protocol.Summary), if any
     references: frozenset[int] = frozenset()  # entrants marked reference = true: the grade bars
     anonymous: bool = False  # names and folders replaced by aliases (reports.anonymous)
     submissions: list[SubmissionInfo] = field(default_factory=list)  # not admitted, and why
-    adaptive: Any = None  # a tournaments.adaptive.Summary: format "adaptive"'s stop and neighbours
 
     @property
     def num_players(self) -> int:

@@ -15,13 +15,13 @@ from typing import Any
 from arena.record import outcome
 from reports.colours import CHART_COLOURED, bot_colour, colour_places, heat
 from reports.data import MatchInfo, Standing, TournamentData
-from tournaments.adaptive import Met
+from tournaments.formats.adaptive import Met
 from tournaments.chances import chances
 from tournaments.ratings import tie_rule
 from tournaments.stats import pair_counts
 from reports.views import (
     BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
-    LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, SprtBox, AdaptiveBox,
+    LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, FormatBox,
     IndexView, OpponentRow, FailureGroup, FailureExample, FailureDetail, BotView, BotMatchesView,
     MatchListView, FieldRow, SubmissionRow, VersionRow,
 )
@@ -86,12 +86,12 @@ class SiteModel:
 
     def __init__(self, data: TournamentData) -> None:
         self.data = data
-        # One order for every page: an adaptive run's settled ranking when there is one (its
-        # stopping rule vouches for it), else TrueSkill's μ − 3σ (the standings' order).
+        # One order for every page: the format's own ranking when it has one (an adaptive run's
+        # settled ranking, a Swiss system's standings), else TrueSkill's μ − 3σ (the standings').
         self.settled_order = self._settled_order()
         first = self.settled_order or [s.entrant for s in data.standings]
         self.order = {e: i for i, e in enumerate(first)}
-        for s in data.standings:  # a bot rated but outside the adaptive ranking: after it
+        for s in data.standings:  # a bot rated but outside the format's ranking: after it
             self.order.setdefault(s.entrant, len(self.order))
         known = {e.id for e in data.entrants}
         # Entrants without a standing (none played yet) come last, by name.
@@ -193,14 +193,13 @@ class SiteModel:
                   f"{thousands(d.planned if d.planned is not None else len(d.matches))} matches "
                   "played. This page reloads itself every 30 s; the match lists, bot pages and "
                   "replays are written when it ends.") if live else None,
-            sprt=self.sprt_box(),
+            box=self.format_box(),
             out_of_play=[FieldRow(self.bot(e.id), e.state, e.reason) for e in d.entrants
                          if e.state != "current"],
             submissions=[SubmissionRow(x.name, x.seen_at[:19].replace("T", " "), x.reason,
                                        "\n".join(x.stderr_tail.splitlines()[-SUBMISSION_LINES:]),
                                        None if x.entrant is None else self.bot(x.entrant))
                          for x in d.submissions],
-            adaptive=self.adaptive_box(),
         )
 
     def _earlier_text(self) -> str:
@@ -208,43 +207,16 @@ class SiteModel:
         return (f" (and {thousands(earlier)} by earlier versions or bots now out, kept but not "
                 "rated)") if earlier else ""
 
-    def adaptive_box(self) -> AdaptiveBox | None:
-        """An adaptive tournament's stop and its ranking's neighbour pairs (format "adaptive")."""
-        t = self.data.adaptive
+    def format_box(self) -> FormatBox | None:
+        """The format's box on the index (its verdict, its standing), as the format says it."""
+        t = self.data.summary
         if t is None:
             return None
-        rounds = t.matches / t.round_robin if t.round_robin else 0.0
-        facts = [
-            Fact("Stopped", {"settled": "settled: every neighbour pair shown in order, within the "
-                                        "margin",
-                             "max_matches": f"max_matches ({thousands(t.max_matches)}) reached"}
-                 .get(t.stop, "not yet")),
-            Fact("Matches", f"{thousands(t.matches)}, {rounds:.2f} times the "
-                            f"{thousands(t.round_robin)} of one round-robin round of this field"),
-            Fact("Ranking", " > ".join(t.ranking)),
-        ]
-        pairs = [(t.names[p.above], t.names[p.below], p.state, t.pair_text(p)) for p in t.pairs]
-        return AdaptiveBox(headline=t.headline, line=t.line(), facts=facts, pairs=pairs,
-                           settled=t.stop == "settled")
-
-    def sprt_box(self) -> SprtBox | None:
-        """The sequential test's verdict (format "sprt"), as the run's last line says it."""
-        t = self.data.sprt
-        if t is None:
-            return None
-        e = t.estimate
-        facts = [
-            Fact("Candidate", t.candidate), Fact("Baseline", t.baseline),
-            Fact("Elo of the candidate", "—" if e is None else
-                 f"{e.elo:+.1f} ± {e.elo_margin:.1f} (95%)"),
-            Fact("Log-likelihood ratio", f"{fmt(t.llr)} (H0 at {fmt(t.lower)}, H1 at {fmt(t.upper)})"),
-            Fact("Hypotheses", f"H0: {t.elo0:g} Elo, H1: {t.elo1:g} Elo; α {t.alpha:g}, β {t.beta:g}"),
-            Fact("Pairs counted", f"{thousands(t.pairs)} ({thousands(2 * t.pairs)} matches) of at "
-                                  f"most {thousands(t.max_matches // 2)}"),
-        ]
-        return SprtBox(headline=t.headline, line=t.line(), facts=facts,
-                       counts=list(zip(("0", "½", "1", "1½", "2"), t.counts)),
-                       verdict=(t.verdict or "none").lower())
+        b = t.box()
+        return FormatBox(id=b.id, headline=b.headline, line=b.line,
+                         facts=[Fact(label, value) for label, value in b.facts], caption=b.caption,
+                         header=list(b.header), rows=[list(r) for r in b.rows], note=b.note,
+                         tone=b.tone, numeric=b.numeric)
 
     def game_title(self) -> str:
         try:
@@ -300,12 +272,9 @@ class SiteModel:
         return f"Above {name}: {len(above)} of {len(field)} entrants ({names})"
 
     def _settled_order(self) -> list[int]:
-        """An adaptive run's ranking (entrant ids, best first), or none."""
-        t = self.data.adaptive
-        if t is None:
-            return []
-        ids = {name: e for e, name in t.names.items()}
-        return [ids[name] for name in t.ranking if name in ids]
+        """The format's own ranking (entrant ids, best first), or none."""
+        t = self.data.summary
+        return [] if t is None else list(t.ranking_ids())
 
     def standings_in_order(self) -> list[Standing]:
         return sorted(self.data.standings, key=lambda s: self.order[s.entrant])
@@ -326,11 +295,9 @@ class SiteModel:
         differ = (f"here μ − 3σ would place {moved} of {len(trueskill)} bots elsewhere, "
                   "since TrueSkill counts every match as independent news and a bot settled "
                   "early keeps a wider σ" if moved else "here μ − 3σ gives the same order")
-        return ("ranked by the adaptive run's settled ranking",
-                "Ranked, on every page of this report, by the adaptive run's ranking: the order "
-                "of an Elo fitted to every match, which its stopping rule settled pair by pair "
-                "(the box above). TrueSkill's μ − 3σ, μ and σ are shown beside it for the "
-                f"uncertainty of each rating, not as the order: {differ}. {bar}")
+        words, said = self.data.summary.ranked_by()
+        return (words, f"{said} TrueSkill's μ − 3σ, μ and σ are shown beside it for the "
+                       f"uncertainty of each rating, not as the order: {differ}. {bar}")
 
     def leaderboard(self) -> list[LeaderRow]:
         rows = []
@@ -447,11 +414,8 @@ class SiteModel:
     def pair_rows(self) -> list[PairRow]:
         """Every pair that met, the higher-ranked first (tournaments.stats)."""
         counts = pair_counts(self.rated, self.set_size)  # among the current versions
-        rules = {}
-        if self.data.adaptive is not None:  # the stopping rule's view of neighbour pairs
-            t = self.data.adaptive
-            for p in t.pairs:
-                rules[(p.above, p.below)] = rules[(p.below, p.above)] = t.pair_text(p)
+        # what the format says of a pair (an adaptive run's stopping rule, of its neighbours)
+        rules = self.data.summary.rules() if self.data.summary is not None else {}
         rows = []
         for i, a in enumerate(self.ranked):
             for b in self.ranked[i + 1:]:

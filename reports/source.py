@@ -21,6 +21,7 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
     from tournaments.ratings import MU, SIGMA, compute_ratings, version_ratings
     from tournaments.store import Store
     from tournaments.plan import among
+    from tournaments.formats import format_of
 
     store = Store.open(output_dir)
     try:
@@ -78,32 +79,17 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
                     mu, sigma = point.ratings[eid]
                     history.setdefault(eid, []).append(RatingPoint(point.match_id, mu, sigma))
         fmt = cfg.get("format", {})
+        config = store.config()
+        kind = format_of(config.format.type)
         details: dict[str, Any] = {
-            "format": fmt.get("type", ""),
-            "rounds": fmt.get("rounds", ""),
-            "duplicate deals": fmt.get("duplicate", ""),
+            "format": kind.name,
+            **kind.facts(config.format),
             "time control": _time_control_text(cfg.get("time_control", {})),
             "draw probability": f"{store.draw_probability:.4f}",
         }
         if store.schedule_note:
             details["schedule"] = store.schedule_note
-        sprt = None
-        if fmt.get("type") == "sprt":
-            from tournaments.sprt import store_summary
-
-            sprt = store_summary(store)
-            del details["rounds"], details["duplicate deals"]  # duplicate pairs, no rounds
-            details["test"] = (f"elo0 {sprt.elo0:g}, elo1 {sprt.elo1:g}, alpha {sprt.alpha:g}, "
-                               f"beta {sprt.beta:g}, at most {sprt.max_matches} matches")
-        adaptive = None
-        if fmt.get("type") == "adaptive":
-            from tournaments.adaptive import store_summary as adaptive_summary
-
-            adaptive = adaptive_summary(store)
-            del details["rounds"], details["duplicate deals"]  # duplicate sets, no rounds
-            details["stopping rule"] = (f"confidence {adaptive.confidence:g} per neighbour pair, "
-                                        f"margin {adaptive.margin:g}, at most "
-                                        f"{adaptive.max_matches} matches")
+        summary = kind.read(store, [s.entrant for s in standings])
         data = TournamentData(
             name=cfg.get("name") or "Tournament",
             game=cfg.get("game", ""),
@@ -121,11 +107,10 @@ def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, A
             initial_sigma=SIGMA,
             planned=store.planned,
             duplicate=bool(fmt.get("duplicate", True)),
-            sprt=sprt,
+            summary=summary,
             references=frozenset(report.get("references", ())),
             anonymous=bool(report.get("anonymous", False)),
             submissions=submissions,
-            adaptive=adaptive,
         )
     except BaseException:
         store.close()

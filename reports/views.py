@@ -160,29 +160,24 @@ class PairRow:
     elo: str          # "+29.3 ± 35.6"
     p_above: str      # "93.1%"
     pending: int      # sets begun and not finished: not counted yet
-    rule: str = ""    # format "adaptive", neighbours in its ranking: "ordered at 97.2%", …
+    rule: str = ""    # what the format says of the pair (an adaptive run's neighbours), if anything
 
 
 @dataclass(frozen=True)
-class SprtBox:
-    """The verdict of a sequential test (format "sprt") on the index page."""
+class FormatBox:
+    """The format's box on the index page: its verdict or standing, as the format says it
+    (``tournaments.formats.protocol.Box``)."""
 
+    id: str           # the section's id
     headline: str     # "SPRT: H1 accepted"
     line: str         # the run's last line, in full
     facts: list[Fact]
-    counts: list[tuple[str, int]]  # (points of 2, pairs), the pentanomial
-    verdict: str      # "h1", "h0" or "none": the box's colour
-
-
-@dataclass(frozen=True)
-class AdaptiveBox:
-    """Where an adaptive tournament stopped, and each pair of neighbours in its ranking."""
-
-    headline: str     # "Adaptive: ranking settled"
-    line: str         # the run's last line, in full
-    facts: list[Fact]
-    pairs: list[tuple[str, str, str, str]]  # (upper, lower, state, its confidence and evidence)
-    settled: bool
+    caption: str
+    header: list[str]
+    rows: list[list[str]]
+    note: str
+    tone: str         # "h1", "h0" or "none": the box's colour
+    numeric: bool     # the table's cells are numbers
 
 
 @dataclass(frozen=True)
@@ -222,10 +217,9 @@ class IndexView:
     failed_matches: list[MatchRow]
     failed_total: int
     live: str | None = None  # the note of a report refreshed while the tournament runs
-    sprt: SprtBox | None = None  # format "sprt": the test's verdict
+    box: FormatBox | None = None  # the format's verdict or standing, if it has one
     out_of_play: list[FieldRow] = field(default_factory=list)  # withdrawn and suspended bots
     submissions: list[SubmissionRow] = field(default_factory=list)  # not admitted, and why
-    adaptive: AdaptiveBox | None = None  # format "adaptive": its stop and its neighbour pairs
     tie_rule: str = ""  # what orders bots level on μ − 3σ (tournaments.ratings.tie_rule)
     order: tuple[str, str] = ("", "")  # which model orders the pages: (the lede's, the note)
 

@@ -1,9 +1,8 @@
 """Execution backends: take match jobs, yield finished matches as they complete.
 
-A :class:`MatchJob` is pure, picklable data (game, options, bot specs, seed, time control,
-limits) and :func:`play_job` plays one anywhere: in this process, in a worker process, or on
-another machine (a Dask backend would ``client.submit(play_job, job)``). A backend only plays;
-it never touches the store — the parent writes every result (``tournaments.run``).
+A :class:`MatchJob` (``tournaments.jobs``, here too) is pure, picklable data and :func:`play_job`
+plays one anywhere. A backend only plays; it never touches the store — the parent writes every
+result (``tournaments.run``).
 
 Backends:
 
@@ -25,111 +24,37 @@ import contextlib
 import multiprocessing
 import os
 import signal
-import time
 import traceback
 from collections import deque
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import AbstractContextManager
 from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 from arena import sandbox
-from arena.bots import BotSpec
-from arena.record import MatchRecord
-from arena.referee import TimeControl, play_match
-from arena.sandbox import Limits
 from tournaments import cores
+from tournaments.jobs import Finished, MatchError, MatchJob, play_job
 from tournaments.warm import WarmStarts
 
 
-@dataclass(frozen=True)
-class MatchJob:
-    """Everything needed to play one match, and nothing else: pure, picklable data."""
-
-    match_id: int
-    game: str
-    options: dict[str, Any]
-    bots: tuple[BotSpec, ...]
-    seed: int
-    time_control: TimeControl = TimeControl()
-    limits: dict[str, Any] = field(default_factory=dict)  # keyword arguments of sandbox.Limits
-
-
-@dataclass
-class Finished:
-    """A played match: its record and how long it took where it was played.
-
-    Between processes (a worker's pipe, a Dask result) the record travels packed, as the store
-    keeps it: the worker that played the match does the encoding, the parent stores the bytes as
-    they are (:meth:`packed`) and only decodes them, so the one parent of many workers does little
-    per match."""
-
-    match_id: int
-    record: MatchRecord
-    startup_ms: float  # from the call until the first game event: starting the bots + handshake
-    wall_ms: float     # the whole play_match call
-    worker: str = ""
-    _packed: bytes | None = field(default=None, init=False, repr=False, compare=False)
-
-    def packed(self) -> bytes:
-        """``record.pack()``, made once."""
-        if self._packed is None:
-            self._packed = self.record.pack()
-        return self._packed
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__, record=None)
-        state["_packed"] = self.packed()
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        assert self._packed is not None  # __getstate__ packs the record
-        self.record = MatchRecord.unpack(self._packed)
-
-
-class MatchError(RuntimeError):
-    """A match raised instead of returning a record: a bug in arena, not a misbehaving bot."""
-
-    def __init__(self, match_id: int, details: str) -> None:
-        super().__init__(f"match {match_id} failed inside arena (a bug, not the bots' fault):\n"
-                         f"{details}")
-        self.match_id = match_id
-
-
-def play_job(job: MatchJob, warm: WarmStarts | None = None,
-             next_job: MatchJob | None = None) -> Finished:
-    """Play one job; the referee turns every bot failure into a status, so this returns.
-
-    With ``warm``, the bots come from there when they were started ahead, and once this match is
-    under way the bots of ``next_job`` are started ahead in turn.
-    """
-    started = time.monotonic()
-    first_event: list[float] = []
-
-    def on_event(_event: dict[str, Any]) -> None:
-        if not first_event:
-            first_event.append(time.monotonic())
-            if warm is not None and next_job is not None:
-                warm.prepare(next_job.bots, Limits(**next_job.limits))
-
-    record = play_match(job.game, list(job.bots), options=dict(job.options), seed=job.seed,
-                        time_control=job.time_control, limits=Limits(**job.limits),
-                        on_event=on_event, launch=warm.launch if warm else None)
-    ended = time.monotonic()
-    startup = (first_event[0] if first_event else ended) - started
-    return Finished(job.match_id, record, startup_ms=round(startup * 1000, 3),
-                    wall_ms=round((ended - started) * 1000, 3), worker=f"pid {os.getpid()}")
-
-
 class Backend(Protocol):
-    """Plays jobs and yields them as they finish (in any order)."""
+    """Plays jobs and yields them as they finish (in any order). What it can do besides is
+    stated, not probed: whether its workers build the entrants themselves (``builds``), what it
+    tells and shows while it runs (``attach``), and how it keeps its workers from one ``run`` to
+    the next (``session``)."""
 
     name: str      # recorded with each run in the store
     workers: int   # matches played at once
+    builds: bool   # its workers build the bots they play (else the run builds them first)
 
-    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+    def attach(self, say: Callable[[str], None], status: Callable[[str | None], None]) -> None:
+        """Where its warnings go (``say``, beside the progress bar) and its status (the bar's)."""
+
+    def session(self) -> AbstractContextManager[Any]:
+        """Keep its workers from one ``run`` to the next while the session lasts."""
+
+    def run(self, jobs: Iterable[MatchJob]) -> Generator[Finished, None, None]:
         """Play ``jobs``; raise :class:`MatchError` if one raises instead of returning."""
 
     def stop(self) -> None:
@@ -140,7 +65,23 @@ class Backend(Protocol):
         """End at once: matches in flight are abandoned (their bots killed)."""
 
 
-class SerialBackend:
+class LocalBackend:
+    """What a backend on this machine does besides playing: the run builds the bots (its workers
+    play them from the same folders), it has no warnings or status of its own, and keeps
+    nothing between runs unless it says otherwise."""
+
+    name = "local"
+    workers = 1
+    builds = False
+
+    def attach(self, say: Callable[[str], None], status: Callable[[str | None], None]) -> None:
+        pass
+
+    def session(self) -> AbstractContextManager[Any]:
+        return contextlib.nullcontext()
+
+
+class SerialBackend(LocalBackend):
     """Plays one job at a time in this process."""
 
     name = "serial"
@@ -149,7 +90,7 @@ class SerialBackend:
     def __init__(self) -> None:
         self._stopping = False
 
-    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+    def run(self, jobs: Iterable[MatchJob]) -> Generator[Finished, None, None]:
         for job in jobs:
             if self._stopping:
                 return
@@ -259,7 +200,7 @@ class _Worker:
         self.conn.close()
 
 
-class ProcessBackend:
+class ProcessBackend(LocalBackend):
     """Plays jobs in ``workers`` spawned worker processes, one match per worker at a time.
 
     With ``cores_per_match`` = K, each worker claims K cores of its own, machine-wide
@@ -291,7 +232,7 @@ class ProcessBackend:
         self._stopping = True
         self._aborting = True
 
-    @contextlib.contextmanager
+    @contextlib.contextmanager  # type: ignore[override]
     def session(self) -> Iterator["ProcessBackend"]:
         """Keep the workers from one ``run`` to the next (an SPRT's or an adaptive tournament's
         batches): each would otherwise start its process, and its bots' fork servers, again for
@@ -316,7 +257,7 @@ class ProcessBackend:
             self._pool.append(_Worker(self._ctx, args))
         return self._pool
 
-    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+    def run(self, jobs: Iterable[MatchJob]) -> Generator[Finished, None, None]:
         pending = _Pending(jobs)
         retried: set[int] = set()
         idle = list(self._workers_for(pending.fill(self.workers)))
@@ -439,3 +380,7 @@ class _Pending:
 def default_workers(cores_per_match: int = 0) -> int:
     """As many workers as there are cores for them: one per core, or per ``cores_per_match``."""
     return max(1, len(cores.available()) // max(1, cores_per_match))
+
+
+__all__ = ["Backend", "Finished", "LocalBackend", "MatchError", "MatchJob", "ProcessBackend",
+           "SerialBackend", "default_workers", "play_job"]

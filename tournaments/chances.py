@@ -4,7 +4,7 @@ about a pair (the report's head-to-head page, "P(stronger)").
 TrueSkill's σ is not used for it: TrueSkill counts every match as independent news, so with
 duplicate deals (whose matches share their luck) and draws its σ is no standard error, and
 Φ((μA − μB) / √(σA² + σB²)) gave two copies of one bot 94 % after two duplicate sets. Instead:
-the Bradley–Terry Elo fitted to every match (``tournaments.adaptive``'s ranking), its variances
+the Bradley–Terry Elo fitted to every match (``tournaments.formats.adaptive``'s ranking), its variances
 scaled by the field's dispersion (how the set scores spread against independent wins and
 losses), and a normal prior on the strengths estimated from the field itself
 (``stats.chances_above``). On simulated fields with known strengths, copies among them, the
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tournaments.adaptive import Tally, dispersion
+from tournaments.formats.adaptive import Tally, dispersion
 from tournaments.stats import bradley_terry_elo, chances_above
 
 

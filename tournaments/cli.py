@@ -26,14 +26,12 @@ from arena.options import parse_assignments
 from arena.referee import TimeControl
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
-from tournaments.adaptive import Summary
-from tournaments.adaptive import store_summary as adaptive_summary
 from tournaments.aliases import draw_aliases
-from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, TournamentConfig, load_config, parse_config
+from tournaments.config import TournamentConfig, load_config, parse_config
+from tournaments.formats import DEFAULT, format_of
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard, tie_rule
 from tournaments.replay import replay_match
 from tournaments.run import Prepared, RunResult, ResultsListener, planned_matches, prepare, run_tournament
-from tournaments.sprt import store_summary
 from tournaments.entrants import resolve_field
 from tournaments.lock import output_lock
 from tournaments.field_tables import Version
@@ -147,7 +145,7 @@ def demo_config(game_name: str = DEFAULT_GAME) -> TournamentConfig:
     if not bots:
         raise ArenaError(f"no bundled bot plays {game.name}")
     data = {"name": f"Demo: the bundled bots play {game.title}", "game": game.name, "seed": 1,
-            "format": {"type": ROUND_ROBIN, "players": players, "rounds": DEMO_ROUNDS,
+            "format": {"type": DEFAULT, "players": players, "rounds": DEMO_ROUNDS,
                        "duplicate": True},
             # the game's quick clock: the search bot thinks about a third of a move's time
             "time_control": {"move_ms": move_ms, "bank_ms": bank_ms},
@@ -249,7 +247,7 @@ def _play_run(prepared: Prepared, workers: int | None, quiet: bool,
               cluster: str | None) -> RunResult:
     config = prepared.config
     click.echo(config.describe())
-    most = "at most " if config.format.type in (SPRT, ADAPTIVE) else ""
+    most = "" if format_of(config.format.type).fixed else "at most "
     if Store.is_initialised(store_path(prepared.output)):  # a resume: the field may have moved
         click.echo(f"{len(prepared.entrants)} bots in the entrants' folders; results in "
                    f"{prepared.output}")
@@ -270,21 +268,18 @@ def _play_run(prepared: Prepared, workers: int | None, quiet: bool,
     if result.outcome != "complete":
         click.echo(f"stopped: {result.done} of {result.total} matches played; "
                    "run the same command to resume", err=True)
-        for summary in (result.sprt, result.adaptive):
-            if summary is not None:
-                click.echo(summary.line())
+        if result.summary is not None:
+            click.echo(result.summary.line())
         sys.exit(130)
     click.echo(f"played {result.played} matches ({result.done} of {most}{result.total} done, "
                f"{result.failures} failed seats)")
-    _print_ratings(prepared.output, verdict=False)  # the run ends with an SPRT's verdict instead
+    _print_ratings(prepared.output, verdict=False)  # the run ends with the format's summary instead
     click.echo(f"\nresults: {result.store}")
     if result.report is not None:  # the live report renders the whole site at the end
         click.echo(f"report: {Path(result.report).resolve()}  (open it in a browser)")
-    if result.sprt is not None:  # an SPRT ends with its verdict
-        click.echo(result.sprt.line())
-    if result.adaptive is not None:  # an adaptive tournament with its neighbours and its stop
+    if result.summary is not None:  # the format's verdict, its standing: its last line
         click.echo("")
-        click.echo(_adaptive_text(result.adaptive))
+        click.echo(result.summary.text())
     return result
 
 
@@ -336,19 +331,18 @@ def _stored_count(output: Path) -> int:
 
 
 def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) -> None:
-    """The leaderboard, the head-to-head table and (``verdict``) an SPRT's verdict line;
+    """The leaderboard, the head-to-head table and (``verdict``) the format's summary;
     ``anonymous``: under the entrants' aliases (``tournaments.aliases``)."""
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     with Store.open(output) as store:
         config = store.config()
         ratings = compute_ratings(store)
         note = store.schedule_note
-        summary = store_summary(store, config) if verdict and config.format.type == SPRT else None
+        summary = (format_of(config.format.type).read(
+            store, [s.entrant.id for s in ratings.standings]) if verdict else None)
         settings = store.report_settings()
         entrants = store.entrants()
         versions = store.versions()
-        settled = (adaptive_summary(store) if verdict and config.format.type == ADAPTIVE
-                   else None)
     rename: dict[str, str] = {}
     if anonymous:
         if not settings.get("alias_key"):
@@ -362,13 +356,7 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
                 s.entrant, name=rename.get(s.entrant.name, s.entrant.name), path=""))
             for s in ratings.standings])
         if summary is not None:
-            summary = dataclasses.replace(summary,
-                                          candidate=rename.get(summary.candidate, summary.candidate),
-                                          baseline=rename.get(summary.baseline, summary.baseline))
-        if settled is not None:
-            settled = dataclasses.replace(settled, names={
-                e: rename.get(n, n) for e, n in settled.names.items()},
-                ranking=tuple(rename.get(n, n) for n in settled.ranking))
+            summary = summary.renamed(lambda n: rename.get(n, n), lambda e: e)
     field = _field_lines(entrants, versions, rename)
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
@@ -385,17 +373,7 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
         click.echo(format_head_to_head(ratings))
     if summary is not None:
         click.echo("")
-        click.echo(summary.line())
-    if settled is not None:
-        click.echo("")
-        click.echo(_adaptive_text(settled))
-
-
-def _adaptive_text(summary: Summary) -> str:
-    """The ranking's neighbour pairs, one a line, then the stop (the last line)."""
-    lines = ["neighbour pairs of the ranking (the adaptive format's stopping rule):"]
-    lines += [f"  {visible_line(summary.pair_text(p))}" for p in summary.pairs]
-    return "\n".join([*lines, summary.line()])
+        click.echo(summary.text())
 
 
 def _field_lines(entrants: list[Entrant], versions: list[Version],

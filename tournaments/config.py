@@ -20,26 +20,9 @@ from arena.games import get_game
 from arena.options import check_typed_values
 from arena.referee import TimeControl
 from arena.sandbox import Limits
-
-ROUND_ROBIN = "round-robin"
-GAUNTLET = "gauntlet"
-SPRT = "sprt"
-ADAPTIVE = "adaptive"
-FORMATS = (ROUND_ROBIN, GAUNTLET, ADAPTIVE, SPRT)
-DEFAULT_MAX_TABLES = 500
-DEFAULT_SUSPEND_AFTER = 5
-# the sequential test's defaults (docs/tournaments.md): a bot's improvement is worth tens of Elo
-SPRT_DEFAULTS = {"elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "max_matches": 2000}
-SPRT_KEYS = tuple(SPRT_DEFAULTS)
-# the adaptive format's defaults (docs/tournaments.md)
-ADAPTIVE_DEFAULTS = {"confidence": 0.95, "margin": 0.05, "max_matches": 5000}
-ADAPTIVE_KEYS = tuple(ADAPTIVE_DEFAULTS)
-NOT_FOR_SPRT = ("rounds", "duplicate", "max_tables")  # keys of a fixed schedule
-
-
-class ConfigError(ArenaError):
-    """A tournament config that cannot be used; the message names the file and the key."""
-
+from tournaments.formats import DEFAULT, FORMATS, format_of
+from tournaments.formats.protocol import (
+    COMMON_KEYS, Format, DEFAULT_MAX_TABLES, DEFAULT_SUSPEND_AFTER, ConfigError, FormatConfig)
 
 @dataclass(frozen=True)
 class Key:
@@ -80,32 +63,30 @@ TOP_KEYS = _keys(
     Key("serve", (dict,), {}, "The contest server's settings (arena serve, docs/serve.md)."),
 )
 FORMAT_KEYS = _keys(
-    Key("type", (str,), ROUND_ROBIN, "'round-robin', 'gauntlet', 'adaptive' or 'sprt'."),
+    Key("type", (str,), DEFAULT, "The format: " + ", ".join(repr(f) for f in FORMATS) + "."),
     Key("players", (int,), None, "Seats per table; default: the game's default player count."),
-    Key("rounds", (int,), 1, "How many times every table is played, each time with new deals."),
+    Key("suspend_after", (int,), DEFAULT_SUSPEND_AFTER,
+        "Suspend an entrant whose last this many matches all failed (its seat), until a new "
+        "version arrives; 0 = never."),
+    # the keys of some formats only (each format names its own: tournaments.formats)
+    Key("rounds", (int,), 1, "How many times every table is played, each time with new deals "
+                             "(a Swiss system: how many rounds)."),
     Key("duplicate", (bool,), True, "Play each deal once per seat rotation, so every entrant of a "
                                     "table holds every hand."),
     Key("max_tables", (int,), DEFAULT_MAX_TABLES, "Above this many possible tables, play a balanced "
                                                   "sample of about this many."),
-    Key("candidates", (list,), [], "Gauntlet only: the entrants (names or paths as written) that "
-                                   "play against the field."),
-    Key("elo0", (float, int), None, "SPRT only: the Elo difference of H0 (default 0)."),
-    Key("elo1", (float, int), None, "SPRT only: the Elo difference of H1 (default 50)."),
-    Key("alpha", (float, int), None, "SPRT only: the chance of accepting H1 when H0 holds "
-                                     "(default 0.05)."),
-    Key("beta", (float, int), None, "SPRT only: the chance of accepting H0 when H1 holds "
-                                    "(default 0.05)."),
-    Key("max_matches", (int,), None, "SPRT only: stop without a verdict after this many matches "
-                                     "(default 2000; an even number: matches come in pairs)."),
-    Key("suspend_after", (int,), DEFAULT_SUSPEND_AFTER,
-        "Suspend an entrant whose last this many matches all failed (its seat), until a new "
-        "version arrives; 0 = never."),
-    Key("max_matches", (int,), None, "SPRT and adaptive only: stop after this many matches "
-                                     "(SPRT: default 2000, an even number; adaptive: default 5000)."),
-    Key("confidence", (float, int), None, "Adaptive only: the confidence at which each pair of "
-                                          "neighbours in the ranking is settled (default 0.95)."),
-    Key("margin", (float, int), None, "Adaptive only: two neighbours are level when their score "
-                                      "rate is shown inside 0.5 ± margin (default 0.05)."),
+    Key("candidates", (list,), [], "The entrants (names or paths as written) that play against "
+                                   "the field."),
+    Key("elo0", (float, int), None, "The sequential test's Elo difference of H0 (default 0)."),
+    Key("elo1", (float, int), None, "The sequential test's Elo difference of H1 (default 50)."),
+    Key("alpha", (float, int), None, "The chance of accepting H1 when H0 holds (default 0.05)."),
+    Key("beta", (float, int), None, "The chance of accepting H0 when H1 holds (default 0.05)."),
+    Key("max_matches", (int,), None, "Stop after this many matches (sequential test: default "
+                                     "2000, an even number; adaptive: default 5000)."),
+    Key("confidence", (float, int), None, "The confidence at which each pair of neighbours in the "
+                                          "ranking is settled (default 0.95)."),
+    Key("margin", (float, int), None, "Two neighbours are level when their score rate is shown "
+                                      "inside 0.5 ± margin (default 0.05)."),
 )
 TIME_CONTROL_KEYS = _keys(
     Key("move_ms", (int,), TimeControl().move_ms, "Free thinking time per decision (ms)."),
@@ -170,26 +151,6 @@ class EntrantRef:
     def from_dict(data: dict[str, Any]) -> "EntrantRef":
         return EntrantRef(data["path"], data.get("name"), tuple(data.get("args", ())),
                           bool(data.get("reference", False)))
-
-
-@dataclass(frozen=True)
-class FormatConfig:
-    type: str = ROUND_ROBIN
-    players: int = 2
-    rounds: int = 1
-    duplicate: bool = True
-    max_tables: int = DEFAULT_MAX_TABLES
-    candidates: tuple[str, ...] = ()
-    # the sequential test (type = "sprt"); None in every other format
-    elo0: float | None = None
-    elo1: float | None = None
-    alpha: float | None = None
-    beta: float | None = None
-    max_matches: int | None = None
-    suspend_after: int = DEFAULT_SUSPEND_AFTER  # how the field is kept, not which matches
-    # the adaptive format (type = "adaptive"); None in every other format
-    confidence: float | None = None
-    margin: float | None = None
 
 
 @dataclass(frozen=True)
@@ -268,18 +229,7 @@ class TournamentConfig:
 
     def describe(self) -> str:
         """One line for people: game, format, seats, rounds."""
-        f = self.format
-        if f.type == SPRT:
-            return (f"{self.name}: {self.game}, sprt (elo0 {f.elo0:g}, elo1 {f.elo1:g}, alpha "
-                    f"{f.alpha:g}, beta {f.beta:g}), duplicate pairs, at most {f.max_matches} "
-                    "matches")
-        if f.type == ADAPTIVE:
-            return (f"{self.name}: {self.game}, adaptive (confidence {f.confidence:g}, margin "
-                    f"{f.margin:g}), {f.players} players per table, duplicate sets, at most "
-                    f"{f.max_matches} matches")
-        dup = ", duplicate deals" if f.duplicate else ""
-        return (f"{self.name}: {self.game}, {f.type}, {f.players} players per table, "
-                f"{f.rounds} round{'s' if f.rounds != 1 else ''}{dup}")
+        return f"{self.name}: {self.game}, {format_of(self.format.type).describe(self.format)}"
 
 
 # ----- reading -------------------------------------------------------------------------------
@@ -330,15 +280,7 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
     candidates = fmt["candidates"]
     if not all(isinstance(c, str) for c in candidates):
         raise ConfigError(f"{source}: 'format.candidates' must be a list of entrant names or paths")
-    if fmt["type"] not in FORMATS:
-        raise ConfigError(f"{source}: 'format.type' is {fmt['type']!r}; "
-                          f"known formats: {', '.join(FORMATS)}")
-    sprt = _check_sprt(top["format"], fmt, source) or _check_adaptive(top["format"], fmt, source)
-    if fmt["type"] == GAUNTLET and not candidates:
-        raise ConfigError(f"{source}: 'format.candidates' must name at least one entrant "
-                          "for a gauntlet")
-    if fmt["type"] != GAUNTLET and candidates:
-        raise ConfigError(f"{source}: 'format.candidates' is only for type = 'gauntlet'")
+    kind = _format(fmt["type"], top["format"], source)
     for key, low in (("rounds", 1), ("max_tables", 1), ("suspend_after", 0)):
         if fmt[key] < low:
             raise ConfigError(f"{source}: 'format.{key}' must be at least {low}, got {fmt[key]}")
@@ -349,18 +291,12 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
                           f"{top['cores_per_match']}")
     game = _game(top["game"], source)
     players = fmt["players"] if fmt["players"] is not None else game.default_players
-    if fmt["type"] == SPRT and players != 2:
-        given = "is" if fmt["players"] is not None else f"defaults to {game.name}'s"
-        can = (" (set it to 2: " + game.name + " is played by " + game.players_text() + ")"
-               if 2 in game.player_counts else f" ({game.name} is not played by 2)")
-        raise ConfigError(f"{source}: 'format.players' {given} {players}; type = 'sprt' tests two "
-                          f"players{can}")
+    fields = {"rounds": fmt["rounds"], "duplicate": fmt["duplicate"], "max_tables": fmt["max_tables"],
+              "candidates": tuple(candidates)}
+    fields.update(kind.check(top["format"], fmt, players, game, source))
     if players not in game.player_counts:
         raise ConfigError(f"{source}: 'format.players' is {players}; {game.name} is played by "
                           f"{game.players_text()} players")
-    if fmt["type"] == ADAPTIVE and sprt["max_matches"] < players:
-        raise ConfigError(f"{source}: 'format.max_matches' is {sprt['max_matches']}, less than one "
-                          f"duplicate set of {players} matches")
     try:
         check_typed_values(game.Options, top["options"])
         game.make_options(players, top["options"])
@@ -368,10 +304,8 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
         raise ConfigError(f"{source}: [options]: {exc}") from None
     return TournamentConfig(
         name=top["name"] or stem, game=game.name, entrants=entrants,
-        format=FormatConfig(type=fmt["type"], players=players, rounds=fmt["rounds"],
-                            duplicate=fmt["duplicate"], max_tables=fmt["max_tables"],
-                            candidates=tuple(candidates), suspend_after=fmt["suspend_after"],
-                            **sprt),
+        format=FormatConfig(type=kind.name, players=players, suspend_after=fmt["suspend_after"],
+                            **fields),
         options=dict(top["options"]), time_control=time_control, limits=limits,
         seed=top["seed"], workers=top["workers"], cores_per_match=top["cores_per_match"],
         output=top["output"] or f"{stem}-results",
@@ -380,64 +314,20 @@ def parse_config(data: dict[str, Any], *, base_dir: Path, source: str = "config"
     )
 
 
-def _check_sprt(raw: dict[str, Any], fmt: dict[str, Any], source: str) -> dict[str, Any]:
-    """The sequential test's keys, defaults filled in, for type = 'sprt'; {} for another format.
-    The keys of a fixed schedule are refused with it, and its keys with any other format."""
-    if fmt["type"] != SPRT:
-        for key in SPRT_KEYS:
-            if key in raw and not (fmt["type"] == ADAPTIVE and key in ADAPTIVE_KEYS):
-                only = "'sprt' or 'adaptive'" if key in ADAPTIVE_KEYS else "'sprt'"
-                raise ConfigError(f"{source}: 'format.{key}' is only for type = {only}")
-        return {}
-    for key in NOT_FOR_SPRT:
-        if key in raw:
-            raise ConfigError(f"{source}: 'format.{key}' is not for type = 'sprt': a sequential "
-                              "test plays duplicate pairs until a verdict or max_matches")
-    out = {k: fmt[k] if fmt[k] is not None else v for k, v in SPRT_DEFAULTS.items()}
-    for key in ("alpha", "beta"):
-        if not 0 < out[key] < 1:
-            raise ConfigError(f"{source}: 'format.{key}' must be between 0 and 1 (exclusive), "
-                              f"got {out[key]!r}")
-    if out["alpha"] + out["beta"] >= 1:
-        raise ConfigError(f"{source}: 'format.alpha' + 'format.beta' must be less than 1, got "
-                          f"{out['alpha']} + {out['beta']}")
-    if not out["elo1"] > out["elo0"]:
-        raise ConfigError(f"{source}: 'format.elo1' must be greater than 'format.elo0', got elo0 "
-                          f"{out['elo0']}, elo1 {out['elo1']}")
-    if out["max_matches"] < 2 or out["max_matches"] % 2:
-        raise ConfigError(f"{source}: 'format.max_matches' must be an even number of at least 2 "
-                          f"(matches come in duplicate pairs), got {out['max_matches']}")
-    for key in ("elo0", "elo1", "alpha", "beta"):
-        out[key] = float(out[key])
-    return out
-
-
-def _check_adaptive(raw: dict[str, Any], fmt: dict[str, Any], source: str) -> dict[str, Any]:
-    """The adaptive format's keys, defaults filled in, for type = 'adaptive'; {} for another
-    format. The keys of a fixed schedule are refused with it, and its own keys elsewhere."""
-    if fmt["type"] != ADAPTIVE:
-        for key in ADAPTIVE_KEYS:
-            if key in raw and key not in SPRT_KEYS:
-                raise ConfigError(f"{source}: 'format.{key}' is only for type = 'adaptive'")
-        return {}
-    for key in NOT_FOR_SPRT:
-        if key in raw:
-            raise ConfigError(f"{source}: 'format.{key}' is not for type = 'adaptive': it plays "
-                              "duplicate sets where the ranking is in doubt until it is settled "
-                              "or max_matches")
-    out = {k: fmt[k] if fmt[k] is not None else v for k, v in ADAPTIVE_DEFAULTS.items()}
-    if not 0.5 <= out["confidence"] < 1:
-        raise ConfigError(f"{source}: 'format.confidence' must be at least 0.5 and less than 1, "
-                          f"got {out['confidence']!r}")
-    if not 0 < out["margin"] < 0.5:
-        raise ConfigError(f"{source}: 'format.margin' must be between 0 and 0.5 (exclusive), got "
-                          f"{out['margin']!r}")
-    if out["max_matches"] < 1:
-        raise ConfigError(f"{source}: 'format.max_matches' must be at least 1, got "
-                          f"{out['max_matches']}")
-    for key in ("confidence", "margin"):
-        out[key] = float(out[key])
-    return out
+def _format(name: str, given: dict[str, Any], source: str) -> Format:
+    """The format named by 'format.type'; a key of another format's is refused, naming those
+    that take it."""
+    try:
+        kind = format_of(name)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+    for key in given:
+        if key not in COMMON_KEYS and key not in kind.keys:
+            takers = [repr(f.name) for f in FORMATS.values() if key in f.keys]
+            only = ", ".join(takers[:-1]) + " or " + takers[-1] if len(takers) > 1 else takers[0]
+            raise ConfigError(f"{source}: 'format.{key}' is not for type = {kind.name!r}; only "
+                              f"type = {only} takes it")
+    return kind
 
 
 def _check_cluster(address: str | None, source: str) -> str | None:

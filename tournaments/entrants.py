@@ -17,7 +17,8 @@ from pathlib import Path
 
 from arena.bots import MANIFEST, BotSpec, MiB, bot_folder, folder_hash, load_bot, name_problem, not_a_folder
 from arena.errors import ArenaError
-from tournaments.config import ADAPTIVE, ROUND_ROBIN, SPRT, ConfigError, EntrantRef, TournamentConfig
+from tournaments.config import ConfigError, EntrantRef, TournamentConfig
+from tournaments.formats import format_of
 
 
 def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:
@@ -228,36 +229,8 @@ def reference_names(config: TournamentConfig) -> set[str]:
 
 def check_entrant_count(config: TournamentConfig, names: list[str]) -> tuple[int, ...]:
     """Enough entrants for the format; returns the candidates' indexes (gauntlet)."""
-    f = config.format
-    if f.type == SPRT:
-        if len(names) != 2:
-            raise ConfigError(f"'entrants': type = 'sprt' tests two entrants, the candidate then "
-                              f"the baseline; there are {len(names)}")
-        return ()
-    if f.type in (ROUND_ROBIN, ADAPTIVE):
-        if len(names) < max(2, f.players):
-            what = "a round-robin" if f.type == ROUND_ROBIN else "an adaptive tournament"
-            raise ConfigError(f"'entrants': {len(names)} entrant(s) for tables of {f.players}; "
-                              f"{what} needs at least {max(2, f.players)}")
-        return ()
-    by_name = {n: i for i, n in enumerate(names)}
-    candidates: list[int] = []
-    for c in f.candidates:
-        index = by_name.get(c)
-        if index is None:
-            matches = [i for i, ref in enumerate(_flat_refs(config, len(names))) if ref == c]
-            if not matches:
-                raise ConfigError(f"'format.candidates': {c!r} is not an entrant; "
-                                  f"entrants: {', '.join(names)}")
-            index = matches[0]
-        if index in candidates:
-            raise ConfigError(f"'format.candidates': {c!r} is listed twice")
-        candidates.append(index)
-    field_size = len(names) - len(candidates)
-    if field_size < f.players - 1:
-        raise ConfigError(f"'entrants': a gauntlet with tables of {f.players} needs at least "
-                          f"{f.players - 1} entrant(s) besides the candidates; there are {field_size}")
-    return tuple(sorted(candidates))
+    return format_of(config.format.type).entrants(config.format, names,
+                                                  lambda: _flat_refs(config, len(names)))
 
 
 def _flat_refs(config: TournamentConfig, count: int) -> list[str]:

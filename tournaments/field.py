@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,10 +28,10 @@ from arena.bots import BotSpec, folder_hash, load_bot
 from arena.errors import ArenaError, BotError
 from arena.record import MatchRecord
 from arena.sandbox.files import copy_tree
-from tournaments.backends import MatchJob
-from tournaments.config import ADAPTIVE, GAUNTLET, ROUND_ROBIN, ConfigError, FormatConfig
+from tournaments.config import ConfigError, FormatConfig
+from tournaments.formats import format_of
 from tournaments.entrants import Skipped
-from tournaments.plan import PlannedMatch, Slot, join_slots
+from tournaments.plan import PlannedMatch, Slot
 from tournaments.field_tables import CURRENT, SUSPENDED, WITHDRAWN, Submission, Version, now
 from tournaments.store import Entrant, Store
 
@@ -206,6 +206,13 @@ def _admit_one(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Ent
             store.set_state(entrant.id, version.version, CURRENT)
             return [f"{entrant.name} is back (version {version.version})"]
         return []
+    fmt = store.config().format
+    if not format_of(fmt.type).new_versions:
+        _reject(store, Skipped(path, bot.name, f"its files changed, and a tournament of type "
+                                               f"{fmt.type!r} takes no new versions: version "
+                                               f"{version.version} plays on",
+                               content_hash=bot.content_hash()), say)
+        return []
     digest = _checked_snapshot(bot, snapshot_dir(output, entrant.id, version.version + 1), checked)
     if digest == version.content_hash:  # changed back while it was copied
         return []
@@ -218,7 +225,8 @@ def _join(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant]
           fmt: FormatConfig, checked: str | None = None) -> Entrant:
     """Enter ``bot`` with the next id, at version 1, with the slots of its share."""
     eid = 1 + max(entrants, default=-1)
-    if fmt.type not in (ROUND_ROBIN, GAUNTLET, ADAPTIVE):
+    kind = format_of(fmt.type)
+    if not kind.late_entrants:
         raise ConfigError(f"entrant {bot.name!r} ({bot.path}) is new, and a tournament of type "
                           f"{fmt.type!r} takes no late entrants; run it in another output folder")
     digest = _checked_snapshot(bot, snapshot_dir(output, eid, 1), checked)
@@ -229,7 +237,7 @@ def _join(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant]
     others = [e for e, v in latest.items() if v.state == CURRENT or not sampled]
     named = set(candidates)  # names, and folders as absolute paths
     cands = [e.id for e in (*entrants.values(), entrant) if named & {e.name, e.path}]
-    slots = join_slots(fmt, eid, others, cands, store.slots(), sampled, seed)
+    slots = kind.join_slots(fmt, eid, others, cands, store.slots(), sampled, seed)
     store.add_entrant(entrant, slots)
     return entrant
 
@@ -263,15 +271,10 @@ class Suspensions:
         """Whether ``match`` is still to be played (none of its entrants is suspended)."""
         return not self.suspended & set(match.seats)
 
-    def jobs(self, batch: list[PlannedMatch], by_id: dict[int, PlannedMatch],
-             make: Callable[[PlannedMatch], MatchJob]) -> Iterator[MatchJob]:
-        """The jobs of ``batch``, made as the backend asks for them: a match of an entrant
-        suspended meanwhile is left out (and out of ``by_id``, the matches awaited)."""
-        for match in batch:
-            if not self.keep(match):
-                by_id.pop(match.id, None)
-            else:
-                yield make(match)
+    def filter(self, batch: Iterable[PlannedMatch]) -> Iterator[PlannedMatch]:
+        """The matches of ``batch`` still to be played, decided as each is asked for: the later
+        matches of an entrant suspended meanwhile are left out."""
+        return (m for m in batch if self.keep(m))
 
     def count(self, match: PlannedMatch, record: MatchRecord) -> None:
         for seat, e in enumerate(match.seats):

@@ -23,11 +23,9 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
-from tournaments.config import ADAPTIVE, GAUNTLET, FormatConfig
-from tournaments.schedule import Schedule
+from tournaments.schedule import Schedule, ScheduledMatch
 from tournaments.seeds import deal_seed, derive_seed
 
 LATER = -1  # the deal number of a set outside the first schedule: its seed is its own
@@ -58,6 +56,14 @@ class PlannedMatch:
     seed: int
     seats: tuple[int, ...]       # entrant id per seat
     versions: tuple[int, ...]    # version per seat
+
+    @staticmethod
+    def of(match: ScheduledMatch) -> "PlannedMatch":
+        """A match of a first schedule, between every entrant's first version (its slot is the
+        schedule's table of that round: ``from_schedule``)."""
+        size = len(match.seats)
+        return PlannedMatch(match.id, (match.id - 1) // size, match.round, match.table,
+                            match.rotation, match.deal, match.seed, match.seats, (1,) * size)
 
 
 @dataclass(frozen=True)
@@ -128,26 +134,13 @@ def needed(slots: Sequence[Slot], current: Mapping[int, int], played: Iterable[D
     return out
 
 
-def join_slots(fmt: FormatConfig, newcomer: int, others: Sequence[int], candidates: Sequence[int],
-               slots: Sequence[Slot], sampled: bool, tournament_seed: int) -> list[Slot]:
-    """The slots an entrant joining late adds: its share of the schedule, every round.
-
-    Round-robin: a table with every group of ``players - 1`` of the ``others`` (the entrants in
-    play); when the schedule is a balanced sample, as many tables as an average entrant sits at.
-    Gauntlet: a new candidate meets the field as a candidate does; a newcomer to the field meets
-    every candidate (with the rest of its table drawn from the field)."""
-    if fmt.type == ADAPTIVE:  # it chooses a newcomer's sets itself, first (tournaments.adaptive)
-        return []
-    size = fmt.players
-    field = [e for e in others if e not in candidates]
-    if fmt.type == GAUNTLET:
-        if newcomer in candidates:
-            groups = [tuple(g) for g in combinations(field, size - 1)]
-        else:
-            groups = [(c, *rest) for c in candidates if c in others
-                      for rest in combinations(field, size - 2)]
-    else:
-        groups = [tuple(g) for g in combinations(others, size - 1)]
+def join_slots(groups: Sequence[tuple[int, ...]], newcomer: int, slots: Sequence[Slot],
+               sampled: bool, tournament_seed: int) -> list[Slot]:
+    """The slots an entrant joining late adds: a table with each of ``groups`` (its format's:
+    ``tournaments.formats``), every round; when the schedule is a balanced sample, as many
+    tables as an average entrant sits at."""
+    groups = list(groups)
+    size = 1 + len(groups[0]) if groups else 0
     first_round = [s for s in slots if s.round == 0]
     if sampled and first_round:
         seated = Counter(e for s in first_round for e in s.entrants)

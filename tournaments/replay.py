@@ -13,7 +13,7 @@ from arena.games import get_game
 from arena.record import MatchRecord
 from tournaments.backends import MatchJob, play_job
 from tournaments.entrants import check_entrant_count, resolve_field
-from tournaments.schedule import make_schedule
+from tournaments.formats import make_schedule
 from tournaments.field import snapshot_bot, snapshot_dir
 from tournaments.store import Entrant, Store
 
@@ -101,7 +101,7 @@ def replay_match(output: str | Path, match_id: int) -> Replay:
         names = [e.name for e in entrants[:first["entrants"]]]
         candidates = first["candidates"]
         if candidates is None:
-            candidates = check_entrant_count(config, names) if config.format.type == "gauntlet" else ()
+            candidates = check_entrant_count(config, names)  # a gauntlet's; () for the others
         assert config.seed is not None  # a stored tournament keeps the seed it was played with
         schedule = make_schedule(len(names), config.format, config.seed, candidates)
         if match_id > len(schedule):

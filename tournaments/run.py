@@ -7,12 +7,10 @@ entrant count and, for an existing store, that it holds this very tournament (sa
 date (``tournaments.field``: new versions, late entrants, withdrawals), the matches still needed
 among the current versions are worked out (``tournaments.plan.needed``) and played by a backend,
 and each is stored by this (the parent) process as it arrives. Running the same command again
-resumes: a match is stored once or not at all. An SPRT (``tournaments.sprt``) plays its matches in
-batches, in schedule order, and stops at its test's verdict, which a resume reaches again from the
-stored results. An adaptive tournament (``tournaments.adaptive``) has no schedule in advance: it
-plans a batch of duplicate sets at a time from the results among the current versions, which a
-resume replays from the store. What either plays next, batch by batch, is
-``tournaments.batches``.
+resumes: a match is stored once or not at all. What is played next, batch by batch, and what a
+result changes is the format's (``tournaments.formats``: a fixed schedule plays every match left
+at once; a format that decides as it goes asks for a batch at a time, from the stored results, so
+a resume plays on as the uninterrupted run would have).
 """
 from __future__ import annotations
 
@@ -26,7 +24,7 @@ import signal
 import sqlite3
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -35,19 +33,18 @@ from arena.bots import BotSpec
 from arena.errors import ArenaError
 from arena.game import SEED_BITS
 from arena.record import MatchRecord
-from tournaments.backends import Backend, MatchJob, ProcessBackend, default_workers
-from tournaments.adaptive import Summary
-from tournaments.batches import AdaptiveRun, sprt_batches
-from tournaments.config import ADAPTIVE, SPRT, ConfigError, TournamentConfig
+from tournaments.backends import Backend, Finished, MatchJob, ProcessBackend, default_workers
+from tournaments.config import ConfigError, TournamentConfig
 from tournaments.lock import output_lock
 from tournaments.entrants import check_entrant_count, reference_names, resolve_field
 from tournaments.field import Field, Skipped, Suspensions, admit
+from tournaments.formats import format_of, make_schedule
+from tournaments.formats.protocol import Course, Outcome, Start, Summary
 from tournaments.plan import Done, PlannedMatch, from_schedule, needed
 from tournaments.progress import Progress
-from tournaments.ratings import estimate_draw_probability
-from tournaments.schedule import Schedule, ScheduledMatch, make_schedule
-from tournaments.sprt import Played, SequentialTest, SprtSummary, batch_size
-from tournaments.store import STORE_NAME, Entrant, MatchRow, Store, store_path
+from tournaments.ratings import compute_ratings, estimate_draw_probability
+from tournaments.schedule import Schedule, ScheduledMatch
+from tournaments.store import STORE_NAME, Entrant, Store, store_path
 
 @dataclass
 class Prepared:
@@ -79,9 +76,8 @@ class RunResult:
     failures: int       # failed seats in the store
     store: Path
     report: Path | None = None  # the page on_results made of the results (the report's index)
-    sprt: SprtSummary | None = None  # where an SPRT's test stands (format type = "sprt")
+    summary: Summary | None = None  # where the format stands (its verdict), if it says
     interrupted: bool = False  # a Ctrl-C came, even if every match was over by then
-    adaptive: Summary | None = None  # where an adaptive tournament stands (type = "adaptive")
 
 
 class ResultsListener(Protocol):
@@ -152,9 +148,9 @@ def _stored_seed(folder: Path) -> int:
 
 
 def planned_matches(prepared: Prepared) -> int:
-    """The matches of the schedule; at most this many for an adaptive tournament."""
+    """The matches the format plays at most (a fixed schedule's every match)."""
     f = prepared.config.format
-    return (f.max_matches or 0) if f.type == ADAPTIVE else len(prepared.schedule)
+    return format_of(f.type).planned(f, len(prepared.entrants), prepared.schedule)
 
 
 def schedule_hash(schedule: Schedule) -> str:
@@ -366,119 +362,153 @@ def to_play(prepared: Prepared, store: Store, field: Field) -> list[PlannedMatch
 def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
           backend: Backend | None, show: bool, say: Callable[[str], None] | None,
           on_results: ResultsListener | None = None) -> RunResult:
+    """Admit the field, start the format's run and play it batch by batch (:class:`_Run`)."""
     early: list[str] = []
     field = field_of(prepared, store, say or early.append)
     keep_report_settings(store, prepared)  # after admitting: a newcomer may be a reference
+    kind = format_of(prepared.config.format.type)
     todo = to_play(prepared, store, field)
     current = store.current_matches()
-    adaptive = prepared.config.format.type == ADAPTIVE  # planned as it goes: no todo list
-    total = planned_matches(prepared) if adaptive else len(current) + len(todo)
+    total = len(current) + len(todo) if kind.fixed else planned_matches(prepared)
     store.set_meta("planned", total)
-    failures = sum(1 for m in current for s in m.statuses if s != "ok")
-    bar = Progress(len(todo) if not adaptive else max(0, total - store.count()[0]), 0, 0,
-                   enabled=show and (bool(todo) or adaptive))  # no empty bar for nothing to play
-    test: SequentialTest | None = None
-    stored: dict[int, Played] = {}
-    position = _positions(field)
-    if prepared.config.format.type == SPRT:  # the test so far, from the stored results
-        test = SequentialTest(prepared.config.format)
-        stored = {position(r): Played(r.seats, r.ranks) for r in current}
-        if test.advance(stored) is not None:
-            todo = []  # decided already: a resume plays nothing more
-        bar.detail = test.status()
+    backend = backend or _local_backend(prepared, workers,
+                                        len(todo) or max(0, total - store.count()[0]))
+    run_id = store.begin_run(backend.name, backend.workers)
+    bar = Progress(0, enabled=show)
     say = say or bar.message
-    for line in early:
+    course = kind.start(_start(prepared, store, field, todo, current, backend, say))
+    bar.total, bar.enabled, bar.detail = course.left, show and course.left > 0, course.status()
+    for line in (*early, *field.news, *_opening(prepared, resumed, len(current), total)):
         say(line)
-    for line in field.news:
-        say(line)
-    if prepared.schedule.note:
-        say(f"note: {prepared.schedule.note}")
-    if resumed:
-        say(f"resuming: {len(current)} of {total} matches already played")
-    if (todo or adaptive) and not getattr(backend, "name", "").startswith("dask"):  # a Dask worker builds its own
+    if course.left and not backend.builds:  # else each worker builds its own
         build_entrants([field.bots[e] for e in sorted(field.current)], say)
-    if backend is None:
-        per_match = prepared.config.cores_per_match
-        n = workers or prepared.config.workers or default_workers(per_match)
-        left = bar.total if adaptive else len(todo)
-        backend = ProcessBackend(min(n, max(1, left)), cores_per_match=per_match)
-    attach = getattr(backend, "attach", None)
-    if attach is not None:  # a backend with warnings and a status of its own (the cluster's)
-        attach(say, bar.status)
-    run_id = store.begin_run(backend.name, getattr(backend, "workers", 1))
-    plan = AdaptiveRun(prepared.config, prepared.output, store, stored, say) if adaptive else None
-    if plan is not None:
-        bar.detail = plan.plan.status()
-    outcome = "error"
-    interrupted = False
-    played = 0
-    if on_results is not None:
-        on_results.started(say)
-    report = None
-    by_id: dict[int, PlannedMatch] = {}
-    suspend = Suspensions(store, field, prepared.config.format.suspend_after, say)
-    try:
-        kept = getattr(backend, "session", contextlib.nullcontext)  # its workers, batch to batch
-        with _Interrupts(backend, say) as interrupts, kept():
-            bar.draw(force=True)
-            stopped = False
-            size = batch_size(getattr(backend, "workers", 1))
-            batches = (plan.batches(suspend.keep) if plan is not None else
-                       sprt_batches(todo, test, stored, size, position, suspend.keep))
-            for batch in batches:
-                by_id = {m.id: m for m in batch}
-                results = backend.run(suspend.jobs(batch, by_id, lambda m: job(prepared, field, m)))
-                try:
-                    for finished in results:
-                        match = by_id.pop(finished.match_id, None)
-                        if match is None:  # delivered twice (a retried remote task): the first counts
-                            continue
-                        _check_record(match, finished.record, field)
-                        store.add_match(match, finished.record, packed=finished.packed(),
-                                        startup_ms=finished.startup_ms,
-                                        wall_ms=finished.wall_ms, worker=finished.worker,
-                                        run_id=run_id)
-                        played += 1
-                        suspend.count(match, finished.record)
-                        failed = sum(1 for s in finished.record.statuses if s.status != "ok")
-                        failures += failed
-                        if test is not None:
-                            stored[position(match)] = Played(match.seats, finished.record.ranks)
-                            test.advance(stored)
-                            bar.detail = test.status()
-                        if plan is not None:
-                            stored[match.id] = Played(match.seats, finished.record.ranks)
-                            if plan.plan.advance(stored) is None:
-                                bar.detail = plan.plan.status()
-                        if on_results is not None:
-                            on_results.changed()
-                        bar.advance(failed)
-                finally:
-                    close = getattr(results, "close", None)
-                    if close is not None:
-                        close()
-                if by_id or ((test is not None or plan is not None) and interrupts.count):
-                    stopped = True
-                    break
-            finished_test = (test is not None and test.finished) or (plan is not None
-                                                                      and plan.plan.stop is not None)
-            outcome = "stopped" if stopped and not finished_test else "complete"
-        interrupted = interrupts.count > 0  # a Ctrl-C while the workers ended counts too
-    except KeyboardInterrupt:
-        outcome = "aborted"
-        raise
-    finally:
-        bar.close()
-        with contextlib.suppress(sqlite3.Error):  # the run's own outcome comes out, not this
-            store.end_run(run_id, outcome)
-        if on_results is not None:
-            report = on_results.finished(outcome)
-    done = len(current) + played
+    backend.attach(say, bar.status)
+    run = _Run(prepared, store, field, backend, course, bar, run_id,
+               Suspensions(store, field, prepared.config.format.suspend_after, say), on_results,
+               failures=sum(1 for m in current for s in m.statuses if s != "ok"))
+    report = run.play(say)
     names = {e: field.entrants[e].name for e in field.entrants}
-    summary = test.summary(names[0], names[1]) if test is not None else None
-    standing = plan.plan.summary(names) if plan is not None else None
-    return RunResult(outcome, played, done, total, failures, store.path, report, summary,
-                     interrupted, standing)
+    summary = course.summary(names, lambda: _trueskill_order(store))
+    return RunResult(run.outcome, run.played, len(current) + run.played, total, run.failures,
+                     store.path, report, summary, run.interrupted)
+
+
+def _local_backend(prepared: Prepared, workers: int | None, left: int) -> Backend:
+    """Worker processes on this machine: as many as asked (else as the config says, else as
+    there are cores for), no more than the matches left."""
+    per_match = prepared.config.cores_per_match
+    n = workers or prepared.config.workers or default_workers(per_match)
+    return ProcessBackend(min(n, max(1, left)), cores_per_match=per_match)
+
+
+def _start(prepared: Prepared, store: Store, field: Field, todo: list[PlannedMatch],
+           current: Sequence[Any], backend: Backend, say: Callable[[str], None]) -> Start:
+    """What the format's run starts from."""
+    config = prepared.config
+    assert config.seed is not None  # prepare() gave the config its seed
+    return Start(config.format, config.seed, todo, store.matches(), current, field.slots,
+                 field.current, backend.workers, store, str(prepared.output), say,
+                 store.runs()[0]["workers"])
+
+
+def _opening(prepared: Prepared, resumed: bool, played: int, total: int) -> list[str]:
+    """The lines a run starts with: the schedule's note, and how far a resume is."""
+    lines = [f"note: {prepared.schedule.note}"] if prepared.schedule.note else []
+    return lines + ([f"resuming: {played} of {total} matches already played"] if resumed else [])
+
+
+def _trueskill_order(store: Store) -> list[int]:
+    """The entrants by TrueSkill's μ − 3σ (the leaderboard's order), best first."""
+    return [s.entrant.id for s in compute_ratings(store).standings]
+
+
+class _Handed:
+    """The matches of a batch the backend asked for (as it asks: a match of an entrant
+    suspended meanwhile is not handed), and of those, the ones not come back yet."""
+
+    def __init__(self, matches: Iterable[PlannedMatch], make: Callable[[PlannedMatch], MatchJob]) -> None:
+        self.matches, self.make = matches, make
+        self.awaited: dict[int, PlannedMatch] = {}
+
+    def jobs(self) -> Iterator[MatchJob]:
+        for match in self.matches:
+            self.awaited[match.id] = match
+            yield self.make(match)
+
+    def take(self, finished: Finished) -> PlannedMatch | None:
+        """The match ``finished`` plays; None when it came back already (a retried remote
+        task: the first counts)."""
+        return self.awaited.pop(finished.match_id, None)
+
+
+class _Run:
+    """One run of a tournament: the format's course played batch by batch on the backend, each
+    result stored as it arrives and told to the course, the suspensions and the listener."""
+
+    def __init__(self, prepared: Prepared, store: Store, field: Field, backend: Backend,
+                 course: Course, bar: Progress, run_id: int, suspend: Suspensions,
+                 on_results: ResultsListener | None, failures: int) -> None:
+        self.prepared, self.store, self.field, self.backend = prepared, store, field, backend
+        self.course, self.bar, self.run_id, self.suspend = course, bar, run_id, suspend
+        self.on_results, self.failures = on_results, failures
+        self.played = 0
+        self.outcome = "error"
+        self.interrupted = False
+
+    def play(self, say: Callable[[str], None]) -> Path | None:
+        """Play until the course has nothing more, a stop or a Ctrl-C; returns the listener's
+        page."""
+        if self.on_results is not None:
+            self.on_results.started(say)
+        try:
+            with _Interrupts(self.backend, say) as interrupts, self.backend.session():
+                self.bar.draw(force=True)
+                stopped = False
+                while batch := self.course.batch(self.suspend.keep):
+                    if interrupts.count or not self._play_batch(batch):
+                        stopped = True
+                        break
+                self.outcome = "stopped" if stopped and not self.course.decided else "complete"
+            self.interrupted = interrupts.count > 0  # a Ctrl-C while the workers ended counts too
+        except KeyboardInterrupt:
+            self.outcome = "aborted"
+            raise
+        finally:
+            self.bar.close()
+            with contextlib.suppress(sqlite3.Error):  # the run's own outcome comes out, not this
+                self.store.end_run(self.run_id, self.outcome)
+            report = self.on_results.finished(self.outcome) if self.on_results is not None else None
+        return report
+
+    def _play_batch(self, batch: list[PlannedMatch]) -> bool:
+        """Play ``batch``; whether every match handed to the backend came back."""
+        handed = _Handed(self.suspend.filter(batch), lambda m: job(self.prepared, self.field, m))
+        results = self.backend.run(handed.jobs())
+        try:
+            for finished in results:
+                match = handed.take(finished)
+                if match is not None:
+                    self._keep(match, finished)
+        finally:
+            results.close()
+        return not handed.awaited
+
+    def _keep(self, match: PlannedMatch, finished: Finished) -> None:
+        """Store a result and tell everyone who counts it."""
+        record = finished.record
+        _check_record(match, record, self.field)
+        self.store.add_match(match, record, packed=finished.packed(),
+                             startup_ms=finished.startup_ms, wall_ms=finished.wall_ms,
+                             worker=finished.worker, run_id=self.run_id)
+        self.played += 1
+        self.suspend.count(match, record)
+        failed = sum(1 for s in record.statuses if s.status != "ok")
+        self.failures += failed
+        self.course.add(Outcome(match, tuple(record.ranks)))
+        self.bar.detail = self.course.status()
+        if self.on_results is not None:
+            self.on_results.changed()
+        self.bar.advance(failed)
 
 
 def job(prepared: Prepared, field: Field, match: PlannedMatch) -> MatchJob:
@@ -487,13 +517,6 @@ def job(prepared: Prepared, field: Field, match: PlannedMatch) -> MatchJob:
     return MatchJob(match_id=match.id, game=config.game, options=dict(config.options),
                     bots=tuple(field.bots[e] for e in match.seats), seed=match.seed,
                     time_control=config.time_control, limits=dict(config.limits))
-
-
-def _positions(field: Field) -> Callable[[PlannedMatch | MatchRow], int]:
-    """A match's place in the first schedule (its slot's first id, plus its rotation), which is
-    what an SPRT counts its pairs by, whichever version played it."""
-    firsts = {s.id: s.first_match for s in field.slots}
-    return lambda m: firsts.get(m.slot, 0) + m.rotation
 
 
 def _check_record(match: PlannedMatch, record: MatchRecord, field: Field) -> None:

@@ -1,10 +1,10 @@
-"""Schedules: which entrants meet, in which seats, on which deal — a pure function of the config.
+"""Schedules: which entrants meet, in which seats, on which deal — a pure function of the config
+and its format's tables.
 
 What a schedule promises (tests/tournaments/test_schedule.py checks each with hypothesis):
 
-- Round-robin: every table of ``players`` entrants (every pair, for 2 players) is played once per
-  round; so every pair of entrants meets equally often. Gauntlet: every table holds one candidate
-  and ``players - 1`` entrants of the field; candidates never meet each other.
+- Every table a format gives (``tournaments.formats``: a round-robin's every table, a gauntlet's
+  candidate against the field, ...) is played once per round.
 - When there are more possible tables than ``max_tables``, a *balanced sample* is played instead,
   and ``Schedule.note`` says so: every entrant (in a gauntlet: every candidate, and every member of
   the field) sits at the same number of tables; pairs meet as evenly as a greedy choice manages.
@@ -16,11 +16,8 @@ What a schedule promises (tests/tournaments/test_schedule.py checks each with hy
 - Duplicate deals: all rotations of one table in one round share one deal (one seed), so every
   entrant of the table holds every hand of that deal and the luck of the deal cancels out.
   Without duplicate deals, every match has a deal of its own.
-- SPRT: entrant 0 (the candidate) against entrant 1 (the baseline) in duplicate pairs, a new
-  deal for each pair, seats swapped within it and the first seat alternating from pair to pair:
-  ``max_matches`` matches at most, of which the run plays as many as its test needs.
-- Adaptive: no fixed schedule (an empty one here); ``tournaments.adaptive`` plans its duplicate
-  sets batch by batch from the results, with the same deal seeds and match ids in planning order.
+- A format that plans as it goes has an empty schedule; it plans its matches from the results,
+  with the same deal seeds and match ids in planning order (``tournaments.formats``).
 - Match ids count from 1 in schedule order; deal numbers count from 0; every seed is
   ``seeds.deal_seed(tournament seed, deal)``. Table order within a round is shuffled (seeded), so
   a run stopped halfway has played a fair slice of every entrant's matches.
@@ -34,7 +31,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from tournaments.config import ADAPTIVE, GAUNTLET, SPRT, FormatConfig
 from tournaments.seeds import deal_seed, derive_seed
 
 
@@ -67,25 +63,13 @@ class Schedule:
         return len(self.matches)
 
 
-def make_schedule(num_entrants: int, fmt: FormatConfig, seed: int,
-                  candidates: Sequence[int] = ()) -> Schedule:
-    """The schedule of a tournament of ``num_entrants`` (indexes 0..n-1) in format ``fmt``."""
-    size = fmt.players
-    rng = random.Random(derive_seed(seed, "tables"))
-    rounds, duplicate = fmt.rounds, fmt.duplicate
-    tables: list[tuple[int, ...]]
-    if fmt.type == ADAPTIVE:  # planned batch by batch from the results (tournaments.adaptive)
-        return Schedule((), (), 0)
-    if fmt.type == SPRT:  # one table of two, a round per duplicate pair
-        tables, possible, note = [(0, 1)], 1, ""
-        rounds, duplicate = (fmt.max_matches or 0) // 2, True
-    elif fmt.type == GAUNTLET:
-        tables, possible, note = _gauntlet_tables(num_entrants, size, sorted(candidates),
-                                                  fmt.max_tables, rng)
-    else:
-        tables, possible, note = _round_robin_tables(num_entrants, size, fmt.max_tables, rng)
-    if fmt.type != SPRT:  # who sits first at a table is drawn, not the lower entrant id (ids
-        # follow the folders' order, which an anonymous report must not tell)
+def play_tables(tables: Sequence[tuple[int, ...]], possible: int, note: str, *, size: int,
+                rounds: int, duplicate: bool, seed: int, draw_seats: bool = True) -> Schedule:
+    """The schedule that plays ``tables`` ``rounds`` times, every rotation of their seats (a
+    format's tables: ``tournaments.formats``). ``draw_seats``: who sits first at a table is drawn,
+    not the lower entrant id (ids follow the folders' order, which an anonymous report must not
+    tell)."""
+    if draw_seats:
         draw = random.Random(derive_seed(seed, "seats"))
         tables = [tuple(draw.sample(table, len(table))) for table in tables]
     matches: list[ScheduledMatch] = []
@@ -107,51 +91,18 @@ def make_schedule(num_entrants: int, fmt: FormatConfig, seed: int,
     return Schedule(tuple(matches), tuple(tables), possible, note)
 
 
-def _round_robin_tables(n: int, size: int, max_tables: int,
-                        rng: random.Random) -> tuple[list[tuple[int, ...]], int, str]:
-    possible = math.comb(n, size)
-    count = _sample_count(n, size, max_tables)
-    if possible <= max_tables or count >= possible:  # all of them, or no smaller balanced sample
-        return list(combinations(range(n), size)), possible, ""
-    tables = _balanced_sample(list(range(n)), size, count, rng)
-    per = len(tables) * size // n
-    note = (f"{possible:,} possible tables of {size} among {n} entrants is more than "
-            f"format.max_tables = {max_tables}; playing a balanced sample of {len(tables)} tables "
-            f"in which every entrant sits at {per}")
-    return tables, possible, note
+def table_rng(seed: int) -> random.Random:
+    """The draw of a format's tables (a balanced sample's)."""
+    return random.Random(derive_seed(seed, "tables"))
 
 
-def _gauntlet_tables(n: int, size: int, candidates: list[int], max_tables: int,
-                     rng: random.Random) -> tuple[list[tuple[int, ...]], int, str]:
-    field = [i for i in range(n) if i not in candidates]
-    per_candidate = math.comb(len(field), size - 1)
-    possible = per_candidate * len(candidates)
-    if possible <= max_tables:
-        tables = [tuple(sorted((c, *rest))) for c in candidates
-                  for rest in combinations(field, size - 1)]
-        return tables, possible, ""
-    count = _sample_count(len(field), size - 1, max(1, max_tables // len(candidates)))
-    if count >= per_candidate:
-        tables = [tuple(sorted((c, *rest))) for c in candidates
-                  for rest in combinations(field, size - 1)]
-        return tables, possible, ""
-    tables = []
-    for c in candidates:
-        tables += [tuple(sorted((c, *rest))) for rest in _balanced_sample(field, size - 1, count, rng)]
-    per = count * (size - 1) // len(field)
-    note = (f"{possible:,} possible gauntlet tables is more than format.max_tables = {max_tables}; "
-            f"playing a balanced sample: each candidate at {count} tables, meeting every member "
-            f"of the field {per} time(s)")
-    return tables, possible, note
-
-
-def _sample_count(n: int, size: int, max_tables: int) -> int:
+def sample_count(n: int, size: int, max_tables: int) -> int:
     """The largest table count ≤ max_tables (at least one pass) that seats everyone equally often."""
     step = n // math.gcd(n, size)  # tables per whole number of passes through the entrants
     return max(step, max_tables // step * step)
 
 
-def _balanced_sample(pool: list[int], size: int, count: int,
+def balanced_sample(pool: list[int], size: int, count: int,
                      rng: random.Random) -> list[tuple[int, ...]]:
     """``count`` tables of ``size`` from ``pool``, every member at exactly count*size/len(pool).
 

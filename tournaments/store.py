@@ -34,7 +34,7 @@ from arena.errors import ArenaError
 from arena.record import OK, MatchRecord
 from tournaments.config import TournamentConfig
 from tournaments.field_tables import CURRENT, FieldTables, now
-from tournaments.plan import among
+from tournaments.plan import PlannedMatch, among
 
 STORE_NAME = "tournament.sqlite"
 SQLITE_HEADER = b"SQLite format 3\0"   # the first 16 bytes of every SQLite database file
@@ -528,16 +528,14 @@ class Store(FieldTables):
                 self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('report', ?)",
                                    (json.dumps(new),))
 
-    def add_match(self, scheduled: Any, record: MatchRecord, *, startup_ms: float, wall_ms: float,
-                  worker: str, run_id: int, packed: bytes | None = None) -> int:
-        """Store one finished match in its own transaction (``scheduled``: a ScheduledMatch or a
-        ``tournaments.plan.PlannedMatch``; id 0 gets the next id after every other) and return
-        its id; ``packed`` is ``record.pack()`` when the caller has it already."""
+    def add_match(self, scheduled: PlannedMatch, record: MatchRecord, *, startup_ms: float,
+                  wall_ms: float, worker: str, run_id: int, packed: bytes | None = None) -> int:
+        """Store one finished match in its own transaction (id 0 gets the next id after every
+        other) and return its id; ``packed`` is ``record.pack()`` when the caller has it
+        already."""
         statuses = record.statuses
         blob = packed if packed is not None else record.pack()
-        size = len(scheduled.seats)
-        slot = getattr(scheduled, "slot", (scheduled.id - 1) // size)
-        versions = getattr(scheduled, "versions", (1,) * size)
+        slot, versions = scheduled.slot, scheduled.versions
         values = (
             scheduled.round, scheduled.table, scheduled.rotation, scheduled.deal,
             scheduled.seed, json.dumps(list(scheduled.seats)), json.dumps(record.scores),

@@ -32,9 +32,9 @@ def test_the_cluster_plays_the_adaptive_plan_of_the_local_pool(tmp_path: Path, c
         assert backend.workers == 2  # the same batch size as the local pool's two workers
         remote = run_tournament(prepare(config, tmp_path / "dask"), backend=backend,
                                 progress=False)
-    assert local.adaptive is not None and remote.adaptive == local.adaptive
+    assert local.summary is not None and remote.summary == local.summary
     # a bot that always fails is suspended after 5 failed matches: the plan goes on without it
-    assert "crash" not in local.adaptive.ranking and len(local.adaptive.ranking) == 3
+    assert "crash" not in local.summary.ranking and len(local.summary.ranking) == 3
     for output in ("local", "dask"):
         with Store.open(tmp_path / output) as store:
             crash = next(e.id for e in store.entrants() if e.name == "crash")

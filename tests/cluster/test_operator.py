@@ -79,6 +79,13 @@ class Hook:
         finally:
             guard.cancel()
 
+    @property
+    def builds(self) -> bool:
+        return bool(self.inner.builds)
+
+    def session(self) -> Any:
+        return self.inner.session()
+
     def stop(self) -> None:
         self.inner.stop()
 

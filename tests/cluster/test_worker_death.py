@@ -74,6 +74,16 @@ class KillABusyWorker:
                     return
             time.sleep(0.005)
 
+    @property
+    def builds(self) -> bool:
+        return bool(self.inner.builds)
+
+    def attach(self, say: Any, status: Any) -> None:
+        self.inner.attach(say, status)
+
+    def session(self) -> Any:
+        return self.inner.session()
+
     def stop(self) -> None:
         self.inner.stop()
 

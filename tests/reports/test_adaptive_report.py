@@ -11,7 +11,7 @@ from reports.model import SiteModel
 from tests.reports.browser import DESKTOP, Browser
 from tests.reports.conftest import ROOT, play, screenshot_dir
 from tests.reports.test_sprt_report import ANN, BOB, CY, data
-from tournaments.adaptive import IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, PairState, Summary, \
+from tournaments.formats.adaptive import IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, PairState, Summary, \
     store_summary
 from tournaments.store import Store
 
@@ -27,33 +27,33 @@ def summary(stop: str | None) -> Summary:
 
 def test_the_box_says_the_stop_and_each_neighbour_pair() -> None:
     d = data()
-    d.adaptive = summary(MAX_MATCHES)
-    box = SiteModel(d).index(chart_svg="").adaptive
-    assert box is not None and box.headline == "Adaptive: max_matches reached" and not box.settled
+    d.summary = summary(MAX_MATCHES)
+    box = SiteModel(d).index(chart_svg="").box
+    assert box is not None and box.headline == "Adaptive: max_matches reached" and box.tone == "none"
     facts = {f.label: f.value for f in box.facts}
     assert facts["Stopped"] == "max_matches (7) reached"
     assert facts["Matches"] == "7, 1.17 times the 6 of one round-robin round of this field"
     assert facts["Ranking"] == "ann > bob > cy"
     ann_bob = "settled: ann above bob (ann scores 75 % against bob, at least 55 % at 95 % confidence)"
-    assert box.pairs == [("ann", "bob", ORDERED, ann_bob),
-                         ("bob", "cy", IN_DOUBT, "in doubt: bob and cy, no result yet")]
+    assert box.rows == [["ann", "bob", ORDERED, ann_bob],
+                         ["bob", "cy", IN_DOUBT, "in doubt: bob and cy, no result yet"]]
     rows = {(r.a.name, r.b.name): r.rule for r in SiteModel(d).head_to_head().pairs}
     assert rows[("ann", "bob")] == ann_bob
     assert rows[("ann", "cy")] == ""  # not neighbours
-    assert SiteModel(data()).index(chart_svg="").adaptive is None  # other formats: no box
+    assert SiteModel(data()).index(chart_svg="").box is None  # other formats: no box
     assert all(r.rule == "" for r in SiteModel(data()).head_to_head().pairs)
 
 
 def test_a_level_pair_shows_its_level_confidence() -> None:
     d = data()
-    d.adaptive = Summary(
+    d.summary = Summary(
         stop="settled", matches=7, max_matches=100, round_robin=6, confidence=0.95, margin=0.05,
         ranking=("ann", "bob"), elo=(0.0, 0.0),
         pairs=(PairState(ANN, BOB, 3, 0.5, 0.47, 0.53, 0.0, 0.96, LEVEL),), names={ANN: "ann",
                                                                               BOB: "bob"})
-    box = SiteModel(d).index(chart_svg="").adaptive
-    assert box is not None and box.settled and box.headline == "Adaptive: ranking settled"
-    assert box.pairs[0][2:] == (LEVEL, "settled: ann not below bob by more than 5 % (ann scores "
+    box = SiteModel(d).index(chart_svg="").box
+    assert box is not None and box.tone == "h1" and box.headline == "Adaptive: ranking settled"
+    assert tuple(box.rows[0][2:]) == (LEVEL, "settled: ann not below bob by more than 5 % (ann scores "
                                        "50 % against bob, at least 47 % at 95 % confidence)")
 
 
@@ -62,7 +62,7 @@ def test_every_page_follows_the_settled_ranking_and_says_so() -> None:
     the leaderboard, the head-to-head matrix and the bots' ranks follow the settled order (a
     settled pair is never shown the other way round), and the note says which order and why."""
     d = data()
-    d.adaptive = Summary(
+    d.summary = Summary(
         stop="settled", matches=7, max_matches=100, round_robin=6, confidence=0.95, margin=0.05,
         ranking=("cy", "bob", "ann"), elo=(40.0, 0.0, -40.0),
         pairs=(PairState(CY, BOB, 3, 0.6, 0.52, 0.7, 0.96, 0.99, ORDERED),
@@ -76,7 +76,7 @@ def test_every_page_follows_the_settled_ranking_and_says_so() -> None:
     assert [b.name for b in index.chart_legend] == ["cy", "bob", "ann"]
     assert index.order[0] == "ranked by the adaptive run's settled ranking"
     assert "μ − 3σ would place 2 of 3 bots elsewhere" in index.order[1]
-    for p in d.adaptive.pairs:  # a settled pair: never shown the other way round
+    for p in d.summary.pairs:  # a settled pair: never shown the other way round
         assert model.order[p.above] < model.order[p.below]
     assert SiteModel(data()).index(chart_svg="").order[0] == "rated with TrueSkill, ranked by μ − 3σ"
     assert [r.bot.name for r in SiteModel(data()).index(chart_svg="").leaderboard] == [
@@ -85,14 +85,14 @@ def test_every_page_follows_the_settled_ranking_and_says_so() -> None:
 
 def test_a_pair_in_doubt_says_how_many_sets_it_needs_and_never_a_zero_confidence() -> None:
     d = data()
-    d.adaptive = Summary(
+    d.summary = Summary(
         stop=None, matches=7, max_matches=100, round_robin=6, confidence=0.95, margin=0.05,
         ranking=("ann", "bob"), elo=(0.0, 0.0),
         pairs=(PairState(ANN, BOB, 2, 0.5, 0.2, 0.8, 0.0, 0.0, IN_DOUBT, 120),), names={
             ANN: "ann", BOB: "bob"})
-    box = SiteModel(d).index(chart_svg="").adaptive
+    box = SiteModel(d).index(chart_svg="").box
     assert box is not None
-    text = box.pairs[0][3]
+    text = box.rows[0][3]
     assert text == ("in doubt: ann and bob, about 120 more sets needed (ann scores 50 % against "
                     "bob, at least 20 % so far at 95 % confidence)")
     assert "0.0 %" not in text and "[0.0" not in text

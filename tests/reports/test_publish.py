@@ -29,7 +29,7 @@ from tests.reports.conftest import ROOT, TEST_BOTS, Site, play
 from tests.reports.test_model import data as made_data
 from tests.reports.test_site import read_record_script
 from tournaments.aliases import SPACE, draw_aliases
-from tournaments.sprt import SprtSummary
+from tournaments.formats.sprt import SprtSummary
 from tournaments.store import Store
 
 # folder: (manifest name, description, the bot it copies)
@@ -250,11 +250,11 @@ def test_the_replay_shows_aliases(browser: Browser, classroom: Classroom) -> Non
 
 def test_an_anonymous_sprt_names_its_pair_by_alias() -> None:
     """The verdict's box and line name the candidate and the baseline by their aliases."""
-    d = dataclasses.replace(made_data([((0, 1), (1, 2), (9, 1))]), sprt=SprtSummary(
+    d = dataclasses.replace(made_data([((0, 1), (1, 2), (9, 1))]), summary=SprtSummary(
         "ann", "bob", 0.0, 50.0, 0.05, 0.05, 100, -2.94, 2.94, 0.3, (0, 0, 1, 0, 0), None, None))
     published, rows = anonymise(d, "key")
     alias = {r.entrant.name: r.alias for r in rows}
-    box = SiteModel(published).sprt_box()
+    box = SiteModel(published).format_box()
     assert box is not None
     text = " ".join([box.line, *(f.value for f in box.facts)])
     assert f"{alias['ann']} (candidate) against {alias['bob']} (baseline)" in text

@@ -1,4 +1,4 @@
-"""The adaptive format's planner and stopping rule (``tournaments.adaptive``): pure functions of
+"""The adaptive format's planner and stopping rule (``tournaments.formats.adaptive``): pure functions of
 the played results, driven here by outcome rules instead of bots (a real run is in
 test_adaptive_run.py)."""
 from __future__ import annotations
@@ -15,11 +15,11 @@ from click.testing import CliRunner
 
 from arena.bots import bundled_bots
 from arena.cli import cli
-from tournaments.adaptive import (
+from tournaments.formats.adaptive import (
     ELO_SCALE, IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, SETTLED, Met, Plan, Settings, Tally, batch_sets,
     choose_tables, misorder, pair_state, replay, standing, standing_of)
 from tournaments.config import load_config
-from tournaments.schedule import make_schedule
+from tournaments.formats import make_schedule
 from tournaments.seeds import deal_seed
 from tournaments.stats import elo_to_score, score_to_elo, shifted_confidence, shifted_lower_bound
 
@@ -320,7 +320,7 @@ def adaptive_config(entrants: list[Any], **fmt: Any) -> dict[str, Any]:
     ({"margin": 0}, "'format.margin'"),
     ({"margin": 0.5}, "'format.margin'"),
     ({"max_matches": 1}, "'format.max_matches' is 1, less than one duplicate set"),
-    ({"elo1": 30}, "'format.elo1' is only for type = 'sprt'"),
+    ({"elo1": 30}, "'format.elo1' is not for type = 'adaptive'; only type = 'sprt' takes it"),
     ({"margin": "wide"}, "'format.margin'"),
 ])
 def test_a_bad_adaptive_config_is_one_line_naming_the_key(tmp_path: Path, change: dict[str, Any],
@@ -337,7 +337,7 @@ def test_a_bad_adaptive_config_is_one_line_naming_the_key(tmp_path: Path, change
 def test_adaptive_keys_are_refused_in_another_format(tmp_path: Path, key: str) -> None:
     data = small_config([BLOCK["greedy"], BLOCK["random"]], format={key: 0.1})
     result = CliRunner().invoke(cli, ["tournament", "run", str(write_config(tmp_path / "t.toml", data))])
-    assert result.exit_code == 2 and f"'format.{key}' is only for type = 'adaptive'" in result.stderr
+    assert result.exit_code == 2 and "only type = 'adaptive' takes it" in result.stderr
 
 
 def test_the_defaults_an_empty_schedule_and_a_store_of_another_format_keeps_its_identity(

@@ -1,5 +1,5 @@
 """An adaptive tournament whose field moves: a late entrant and a new version enter the plan
-the same way (tournaments.adaptive.Epoch), chosen first since nothing is known of them yet.
+the same way (tournaments.formats.adaptive.Epoch), chosen first since nothing is known of them yet.
 
 Real bot folders, real bot subprocesses one match at a time (``SerialBackend``), a real store.
 """
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import tournaments.adaptive
-from tournaments.adaptive import IN_DOUBT, SETTLED, Standing, store_summary
+import tournaments.formats.adaptive
+from tournaments.formats.adaptive import IN_DOUBT, SETTLED, Standing, store_summary
 from tournaments.backends import Finished, MatchJob, SerialBackend
 from tournaments.config import load_config
 from tournaments.run import prepare, run_tournament
@@ -47,13 +47,13 @@ def test_a_late_entrant_and_a_new_version_are_planned_first(tmp_path: Path,
     config = three_bots(tmp_path, bots)
     out = tmp_path / "out"
     first = run(config, out)
-    assert first.adaptive is not None and first.adaptive.stop == SETTLED
+    assert first.summary is not None and first.summary.stop == SETTLED
     before = stored(out)
     assert first.played == len(before) > 0
 
     make_bot(tmp_path / "bots", "delta", HASH_BOT, "d")
     second = run(config, out)
-    assert second.adaptive is not None and second.adaptive.stop == SETTLED
+    assert second.summary is not None and second.summary.stop == SETTLED
     after = stored(out)
     assert {mid: after[mid] for mid in before} == before      # nothing stored changes
     new = sorted(mid for mid in after if mid not in before)
@@ -63,7 +63,7 @@ def test_a_late_entrant_and_a_new_version_are_planned_first(tmp_path: Path,
     first_batch = new[:4]  # one worker: two sets of two matches
     assert all(delta in after[mid][0] for mid in first_batch)
     assert not {after[mid][2] for mid in new} & {r[2] for r in before.values()}  # fresh deals
-    assert "delta" in second.adaptive.ranking
+    assert "delta" in second.summary.ranking
 
     change(bots["beta"])
     third = run(config, out)
@@ -78,7 +78,7 @@ def test_a_late_entrant_and_a_new_version_are_planned_first(tmp_path: Path,
     assert all(dict(zip(seats, versions)).get(beta, 2) == 2
                for seats, versions, _ in (latest[mid] for mid in newest))
     assert summary.stop == SETTLED and summary.matches == len(latest)
-    assert summary.line() == third.adaptive.line()  # the store replays to the run's standing
+    assert summary.line() == third.summary.line()  # the store replays to the run's standing
 
 
 class StopAfter(SerialBackend):
@@ -110,7 +110,7 @@ def test_a_plan_made_by_an_earlier_choice_rule_goes_on_from_its_matches(
     (saying so once), and the next resume replays that epoch."""
     config = three_bots(tmp_path, bots)
     out = tmp_path / "out"
-    monkeypatch.setattr(tournaments.adaptive, "choose_tables", lowest_pair_first)
+    monkeypatch.setattr(tournaments.formats.adaptive, "choose_tables", lowest_pair_first)
     earlier = run_tournament(prepare(load_config(config), out), backend=StopAfter(6),
                              progress=False, say=lambda _line: None)
     assert earlier.outcome == "stopped" and earlier.played == 6
@@ -120,7 +120,7 @@ def test_a_plan_made_by_an_earlier_choice_rule_goes_on_from_its_matches(
         assert store_summary(store).matches == 6  # the report reads it
     lines: list[str] = []
     resumed = run(config, out, lines)
-    assert resumed.adaptive is not None and resumed.adaptive.stop == SETTLED
+    assert resumed.summary is not None and resumed.summary.stop == SETTLED
     assert [line for line in lines if "made by an earlier arena" in line] == [
         f"the adaptive plan of {str(out)!r} was made by an earlier arena: its 6 stored matches "
         "count as known, and the plan goes on from them"]
@@ -131,4 +131,4 @@ def test_a_plan_made_by_an_earlier_choice_rule_goes_on_from_its_matches(
     assert run(config, out, again).played == 0
     assert not [line for line in again if "earlier arena" in line]
     with Store.open(out) as store:
-        assert store_summary(store).line() == resumed.adaptive.line()
+        assert store_summary(store).line() == resumed.summary.line()

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from arena.bots import bundled_bots
 from arena.cli import cli
-from tournaments.adaptive import LEVEL, ORDERED, SETTLED, store_summary
+from tournaments.formats.adaptive import LEVEL, ORDERED, SETTLED, store_summary
 from tournaments.store import Store, store_path
 
 from .conftest import small_config, write_config

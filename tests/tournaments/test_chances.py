@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import pytest
 
-from tournaments.adaptive import Met
+from tournaments.formats.adaptive import Met
 from tournaments.chances import chances
 
 BINS = 5           # claims oriented to at least ½, in bins of 10 points: 50-60 % … 90-100 %

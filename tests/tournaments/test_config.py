@@ -138,7 +138,8 @@ BAD = [
     ({"format": {"rounds": "3"}}, "'format.rounds' must be an integer, got str '3'"),
     ({"format": {"rounds": 0}}, "'format.rounds' must be at least 1"),
     ({"format": {"duplicate": 1}}, "'format.duplicate' must be true or false"),
-    ({"format": {"type": "swiss"}}, "'format.type' is 'swiss'; known formats: round-robin, gauntlet"),
+    ({"format": {"type": "knockout"}}, "'format.type' is 'knockout'; known formats: round-robin, "
+                                       "gauntlet"),
     ({"format": {"players": 5}}, "'format.players' is 5; block is played by 2, 3 or 4 players"),
     ({"format": {"type": "gauntlet"}}, "'format.candidates' must name at least one entrant"),
     ({"seed": 1.5}, "'seed' must be an integer, got float 1.5"),

@@ -76,6 +76,16 @@ class StopAfter:
             if i == self.count:
                 self.inner.stop()
 
+    @property
+    def builds(self) -> bool:
+        return bool(self.inner.builds)
+
+    def attach(self, say: Any, status: Any) -> None:
+        self.inner.attach(say, status)
+
+    def session(self) -> Any:
+        return self.inner.session()
+
     def stop(self) -> None:
         self.inner.stop()
 
@@ -242,6 +252,16 @@ class KillAWorker:
                 os.kill(busy[0], signal.SIGKILL)
             yield finished
 
+    @property
+    def builds(self) -> bool:
+        return bool(self.inner.builds)
+
+    def attach(self, say: Any, status: Any) -> None:
+        self.inner.attach(say, status)
+
+    def session(self) -> Any:
+        return self.inner.session()
+
     def stop(self) -> None:
         self.inner.stop()
 
@@ -272,6 +292,16 @@ class Twice:
         for finished in self.inner.run(jobs):
             yield finished
             yield finished
+
+    @property
+    def builds(self) -> bool:
+        return bool(self.inner.builds)
+
+    def attach(self, say: Any, status: Any) -> None:
+        self.inner.attach(say, status)
+
+    def session(self) -> Any:
+        return self.inner.session()
 
     def stop(self) -> None:
         self.inner.stop()

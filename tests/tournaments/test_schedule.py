@@ -10,9 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.config import GAUNTLET, ROUND_ROBIN, FormatConfig
-from tournaments.schedule import Schedule, make_schedule
+from tournaments.config import FormatConfig
+from tournaments.formats import make_schedule
+from tournaments.schedule import Schedule
 from tournaments.seeds import deal_seed, derive_seed
+
+GAUNTLET, ROUND_ROBIN = "gauntlet", "round-robin"
 
 
 @st.composite

@@ -17,9 +17,9 @@ from arena.cli import cli
 from tournaments.backends import SerialBackend
 from tournaments.config import load_config
 from tournaments.run import prepare, run_tournament
-from tournaments.schedule import make_schedule
+from tournaments.formats import make_schedule
 from tournaments.store import Store, store_path
-from tournaments.sprt import store_summary
+from tournaments.formats.sprt import store_summary
 
 from .conftest import small_config, write_config
 from .test_kill_resume import ARENA, assert_all_gone, descendants, start_run, stored, wait_for
@@ -64,7 +64,8 @@ def test_a_bad_sprt_config_is_one_line_naming_the_key(tmp_path: Path, change: di
 def test_sprt_keys_are_refused_in_another_format(tmp_path: Path) -> None:
     data = small_config([BLOCK["greedy"], BLOCK["random"]], format={"elo1": 20})
     result = CliRunner().invoke(cli, ["tournament", "run", str(write_config(tmp_path / "t.toml", data))])
-    assert result.exit_code == 2 and "'format.elo1' is only for type = 'sprt'" in result.stderr
+    assert result.exit_code == 2 and ("'format.elo1' is not for type = 'round-robin'; only type = 'sprt' takes it"
+                                     in result.stderr)
 
 
 def test_an_sprt_has_exactly_two_entrants(tmp_path: Path) -> None:
@@ -112,8 +113,8 @@ def greedy_vs_random(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]
     config = write_config(root / "t.toml", sprt_config([BLOCK["greedy"], BLOCK["random"]]))
     result = run_tournament(prepare(load_config(config), root / "reference"),
                             backend=SerialBackend(), progress=False)
-    assert result.sprt is not None
-    return {"root": root, "config": config, "line": result.sprt.line(), "result": result}
+    assert result.summary is not None
+    return {"root": root, "config": config, "line": result.summary.line(), "result": result}
 
 
 @pytest.mark.slow
@@ -123,7 +124,7 @@ def test_greedy_against_random_is_a_clear_h1(greedy_vs_random: dict[str, Any]) -
     assert line.startswith("SPRT: H1 accepted after ")
     assert "greedy (candidate) against random (baseline)" in line
     assert result.outcome == "complete" and result.done < 400  # it stopped early
-    summary = result.sprt
+    summary = result.summary
     assert summary.llr >= summary.upper and summary.estimate.elo > 50
     # a batch is 4 matches for one worker: the last one ends at most a pair after the verdict
     assert 2 * summary.pairs <= result.done <= 2 * summary.pairs + 2

@@ -1,4 +1,4 @@
-"""Pair statistics and the SPRT's arithmetic (tournaments/stats.py, tournaments/sprt.py).
+"""Pair statistics and the SPRT's arithmetic (tournaments/stats.py, tournaments/formats/sprt.py).
 
 The reference values are computed here again from the formulas' text (bisection where the module
 takes Newton steps, plain sums where it loops), and checked against the numbers fastchess
@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from tournaments.config import FormatConfig
-from tournaments.sprt import H0, H1, Played, SequentialTest, summarize
+from tournaments.formats.sprt import H0, H1, Played, SequentialTest, summarize
 from tournaments.stats import (
     bradley_terry_elo, bradley_terry_spread, elo_to_score, estimate, llr_logistic, mle_expected,
     pair_counts, score_to_elo, sprt_bounds,

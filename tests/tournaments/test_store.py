@@ -9,7 +9,8 @@ import pytest
 from arena.errors import ArenaError
 from arena.record import MatchRecord, SeatStatus
 from tournaments.config import parse_config
-from tournaments.schedule import make_schedule
+from tournaments.formats import make_schedule
+from tournaments.plan import PlannedMatch
 from tournaments.store import STORE_FORMAT, STORE_NAME, Entrant, Store
 
 from .conftest import small_config
@@ -60,7 +61,7 @@ def test_a_store_of_another_format_is_refused(store: Store, tmp_path: Path) -> N
 
 
 def test_a_match_is_stored_once_and_a_failed_write_leaves_nothing(store: Store) -> None:
-    first, second = schedule(store).matches
+    first, second = (PlannedMatch.of(m) for m in schedule(store).matches)
     run = store.begin_run("test", 1)
     store.add_match(first, finished(first), startup_ms=1, wall_ms=2, worker="w", run_id=run)
     assert store.count() == (1, 0)

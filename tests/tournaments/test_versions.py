@@ -293,15 +293,15 @@ def test_a_late_entrant_to_a_balanced_sample_sits_at_as_many_tables_as_an_averag
     rounds: the eleventh sits at 3 tables a round, each with two entrants in play, never with
     a withdrawn one."""
     from tournaments.config import FormatConfig
-    from tournaments.plan import from_schedule, join_slots
-    from tournaments.schedule import make_schedule
+    from tournaments.formats import format_of, make_schedule
+    from tournaments.plan import from_schedule
 
     fmt = FormatConfig(players=3, rounds=2, max_tables=10)
     schedule = make_schedule(10, fmt, 7)
     assert schedule.sampled and len(schedule.tables) == 10
     slots = from_schedule(schedule, 3)
     others = [e for e in range(10) if e != 4]                   # entrant 4 has left
-    added = join_slots(fmt, 10, others, (), slots, True, 7)
+    added = format_of(fmt.type).join_slots(fmt, 10, others, (), slots, True, 7)
     assert len(added) == 6 and [s.round for s in added] == [0, 0, 0, 1, 1, 1]
     assert all(10 in s.entrants and 4 not in s.entrants and len(set(s.entrants)) == 3
                for s in added)
@@ -317,4 +317,4 @@ def test_an_sprt_whose_candidate_is_suspended_stops_waiting_for_it(tmp_path: Pat
     data = small_config([bots["crash"], bots["alpha"]])
     data["format"] = {"type": "sprt", "players": 2, "suspend_after": 2, "max_matches": 40}
     result = run(write_config(tmp_path / "t.toml", data), tmp_path / "out")
-    assert result.played == 2 and result.sprt is not None and result.sprt.verdict is None
+    assert result.played == 2 and result.summary is not None and result.summary.verdict is None

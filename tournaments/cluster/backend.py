@@ -10,7 +10,7 @@ import sys
 import time
 import traceback
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,11 @@ class DaskBackend:
     naming it and never gets a match (every task is restricted to the verified workers).
     With no verified worker, the run waits (``status`` says so) and a stop ends it at once.
     A task whose allowed workers are all gone (a worker restarted by its nanny comes back under
-    another address) is cancelled and submitted again to the workers connected now."""
+    another address) is cancelled and submitted again to the workers connected now.
+
+    Its workers build the bots they play, each from the folders sent to it (``builds``)."""
+
+    builds = True
 
     def __init__(self, address: Any, *, connect_timeout: float = 10.0,
                  max_in_flight: int | None = None, cores_per_match: int = 1) -> None:
@@ -121,6 +125,10 @@ class DaskBackend:
     def attach(self, say: Callable[[str], None], status: Callable[[str | None], None]) -> None:
         """Where warnings go (a line each) and the run's status line (``None``: clear it)."""
         self.say, self.status = say, status
+
+    def session(self) -> contextlib.AbstractContextManager[Any]:
+        """Nothing to keep between runs: the connection lasts as long as the backend."""
+        return contextlib.nullcontext()
 
     # ----- the workers ------------------------------------------------------------------------
     def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
@@ -210,7 +218,7 @@ class DaskBackend:
         self._stopping = True
         self._aborting = True
 
-    def run(self, jobs: Iterable[MatchJob]) -> Iterator[Finished]:
+    def run(self, jobs: Iterable[MatchJob]) -> Generator[Finished, None, None]:
         pending = list(jobs)
         if not pending:
             return

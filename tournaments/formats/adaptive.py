@@ -60,15 +60,18 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any, NamedTuple
 
 from arena.errors import ArenaError
-from tournaments.config import FormatConfig
-from tournaments.plan import among
-from tournaments.schedule import ScheduledMatch
+from arena.text import visible_line
+from tournaments.formats.protocol import FormatConfig
+from arena.game import Game
+from tournaments.formats.protocol import Box, ConfigError, Outcome, Start, StoreView
+from tournaments.plan import PlannedMatch, Slot, among
+from tournaments.schedule import Schedule, ScheduledMatch
 from tournaments.seeds import deal_seed
 from tournaments.stats import (
     bradley_terry_elo, bradley_terry_spread, elo_to_score, points, score_to_elo, shifted_confidence,
@@ -504,6 +507,64 @@ class Summary:
                 f"neighbour pairs {ordered} ordered, {len(self.pairs) - ordered - doubt} level, "
                 f"{doubt} in doubt (confidence {self.confidence:g} each, margin {self.margin:g})")
 
+    # ----- as a format's summary (tournaments.formats.protocol.Summary) -----
+
+    @property
+    def finished(self) -> bool:
+        return self.stop is not None
+
+    def text(self) -> str:
+        """The ranking's neighbour pairs, one a line, then the stop (the last line)."""
+        lines = ["neighbour pairs of the ranking (the adaptive format's stopping rule):"]
+        lines += [f"  {visible_line(self.pair_text(p))}" for p in self.pairs]
+        return "\n".join([*lines, self.line()])
+
+    def box(self) -> Box:
+        rounds = self.matches / self.round_robin if self.round_robin else 0.0
+        stopped = {SETTLED: "settled: every neighbour pair shown in order, within the margin",
+                   MAX_MATCHES: f"max_matches ({self.max_matches:,}) reached"}
+        facts = (("Stopped", stopped.get(self.stop or "", "not yet")),
+                 ("Matches", f"{self.matches:,}, {rounds:.2f} times the {self.round_robin:,} of "
+                             "one round-robin round of this field"),
+                 ("Ranking", " > ".join(self.ranking)))
+        rows = tuple((self.names[p.above], self.names[p.below], p.state, self.pair_text(p))
+                     for p in self.pairs)
+        return Box(id=NAME, headline=self.headline, line=self.line(), facts=facts,
+                   caption="Neighbours in the ranking: their state, in the fit's expected score "
+                           "of the one above against the one below and its lower bound",
+                   header=("Above", "Below", "State", "In words"), rows=rows,
+                   note="An adaptive tournament plays duplicate sets where its ranking is in "
+                        "doubt, until every pair of neighbours is settled (the one above shown, "
+                        "at the confidence, not to score below 50% minus the margin against the "
+                        "one below, whatever their truth inside that margin), or max_matches is "
+                        "reached. The ranking is the order of an Elo fitted to every match; the "
+                        "leaderboard and every page of this report follow it.",
+                   tone="h1" if self.stop == SETTLED else "none")
+
+    def ranking_ids(self) -> tuple[int, ...]:
+        ids = {name: e for e, name in self.names.items()}
+        return tuple(ids[name] for name in self.ranking if name in ids)
+
+    def ranked_by(self) -> tuple[str, str]:
+        return ("ranked by the adaptive run's settled ranking",
+                "Ranked, on every page of this report, by the adaptive run's ranking: the order "
+                "of an Elo fitted to every match, which its stopping rule settled pair by pair "
+                "(the box above).")
+
+    def rules(self) -> dict[tuple[int, int], str]:
+        out = {}
+        for p in self.pairs:
+            out[(p.above, p.below)] = out[(p.below, p.above)] = self.pair_text(p)
+        return out
+
+    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> "Summary":
+        """Its pairs by entrant id, its ranking by name."""
+        return dataclasses.replace(
+            self, names={ident(e): name(n) for e, n in self.names.items()},
+            ranking=tuple(name(n) for n in self.ranking),
+            pairs=tuple(dataclasses.replace(p, above=ident(p.above), below=ident(p.below))
+                        for p in self.pairs))
+
 
 def _pct(rate: float) -> str:
     """A rate as a person reads it: whole percent (a tenth near 0 or 100)."""
@@ -582,7 +643,142 @@ def store_summary(store: Any) -> Summary:
     return plan.summary({e.id: e.name for e in store.entrants()})
 
 
-__all__ = ["EPOCH_KEY", "Epoch", "IN_DOUBT", "LEVEL", "MAX_MATCHES", "ORDERED", "SETTLED", "Met",
+# ----- the format (tournaments.formats.protocol) -----------------------------------------------
+
+NAME = "adaptive"
+DEFAULTS = {"confidence": 0.95, "margin": 0.05, "max_matches": 5000}
+
+
+class AdaptiveRun:
+    """An adaptive tournament's run: the plan of the field in play (:class:`Epoch`), replayed
+    from the stored results, or begun afresh after them when the field has moved since (a new
+    version, a late entrant, a withdrawal, a suspension). Its batch size follows the workers of
+    the tournament's first run, whatever this one has."""
+
+    def __init__(self, run: Start) -> None:
+        self.run = run
+        self.results: dict[int, Any] = {}
+        self.plan = self.replan()
+        self.left = max(0, self.settings.max_matches - len(run.rows))
+
+    def replan(self) -> Plan:
+        run, store = self.run, self.run.store
+        rows = store.matches()
+        self.results.update((r.id, r) for r in rows)
+        current = store.current()
+        saved = store.meta(EPOCH_KEY)
+        epoch = Epoch.from_json(saved) if saved else None
+        if epoch is None or epoch.field != current:
+            epoch = Epoch.after(current, rows)
+            store.set_meta(EPOCH_KEY, epoch.to_json())
+        self.settings = Settings.of(run.config, run.seed, run.first_workers)
+        plan, self.epoch = resumed_plan(self.settings, epoch, rows)
+        if self.epoch != epoch:
+            store.set_meta(EPOCH_KEY, self.epoch.to_json())
+            run.say(f"the adaptive plan of {run.output!r} was made by an earlier arena: its "
+                    f"{len(rows)} stored matches count as known, and the plan goes on from them")
+        return plan
+
+    def batch(self, keep: Callable[[PlannedMatch], bool]) -> list[PlannedMatch]:
+        """What is left of the current batch, until the plan is over; an entrant suspended
+        meanwhile (``keep`` refuses its matches) ends the epoch, and the field left is planned
+        (also when the plan was just over: the standing it ends with is the field's in play)."""
+        while True:
+            while self.plan.advance(self.results) is None:
+                field = self.epoch.field
+                left = [PlannedMatch(m.id, -1, m.round, m.table, m.rotation, m.deal, m.seed,
+                                     m.seats, tuple(field[e] for e in m.seats))
+                        for m in self.plan.left(self.results)]
+                kept = [m for m in left if keep(m)]
+                if kept:
+                    return kept
+                self.plan = self.replan()
+            if self.run.store.current() == self.epoch.field:
+                return []
+            self.plan = self.replan()
+
+    def add(self, result: Outcome) -> None:
+        self.results[result.id] = result
+        self.plan.advance(self.results)
+
+    def status(self) -> str | None:
+        return self.plan.status()
+
+    @property
+    def decided(self) -> bool:
+        return self.plan.stop is not None
+
+    def summary(self, names: Mapping[int, str], order: Callable[[], Sequence[int]]) -> Summary:
+        return self.plan.summary(names)
+
+
+class Adaptive:
+    """The format: no schedule in advance; duplicate sets where the ranking is in doubt."""
+
+    name = NAME
+    keys: tuple[str, ...] = tuple(DEFAULTS)
+    late_entrants = True
+    new_versions = True
+    fixed = False
+
+    def check(self, given: Mapping[str, Any], values: Mapping[str, Any], players: int,
+              game: Game, source: str) -> dict[str, Any]:
+        out = {k: values[k] if values[k] is not None else v for k, v in DEFAULTS.items()}
+        if not 0.5 <= out["confidence"] < 1:
+            raise ConfigError(f"{source}: 'format.confidence' must be at least 0.5 and less than "
+                              f"1, got {out['confidence']!r}")
+        if not 0 < out["margin"] < 0.5:
+            raise ConfigError(f"{source}: 'format.margin' must be between 0 and 0.5 (exclusive), "
+                              f"got {out['margin']!r}")
+        if out["max_matches"] < 1:
+            raise ConfigError(f"{source}: 'format.max_matches' must be at least 1, got "
+                              f"{out['max_matches']}")
+        if out["max_matches"] < players:
+            raise ConfigError(f"{source}: 'format.max_matches' is {out['max_matches']}, less than "
+                              f"one duplicate set of {players} matches")
+        for key in ("confidence", "margin"):
+            out[key] = float(out[key])
+        return out
+
+    def describe(self, f: FormatConfig) -> str:
+        return (f"{NAME} (confidence {f.confidence:g}, margin {f.margin:g}), {f.players} players "
+                f"per table, duplicate sets, at most {f.max_matches} matches")
+
+    def facts(self, f: FormatConfig) -> dict[str, str]:
+        return {"stopping rule": f"confidence {f.confidence:g} per neighbour pair, margin "
+                                 f"{f.margin:g}, at most {f.max_matches} matches"}
+
+    def entrants(self, f: FormatConfig, names: Sequence[str],
+                 paths: Callable[[], Sequence[str]]) -> tuple[int, ...]:
+        if len(names) < max(2, f.players):
+            raise ConfigError(f"'entrants': {len(names)} entrant(s) for tables of {f.players}; "
+                              f"an adaptive tournament needs at least {max(2, f.players)}")
+        return ()
+
+    def schedule(self, entrants: int, f: FormatConfig, seed: int,
+                 candidates: Sequence[int]) -> Schedule:
+        return Schedule((), (), 0)  # planned batch by batch from the results
+
+    def planned(self, f: FormatConfig, entrants: int, schedule: Schedule) -> int:
+        return f.max_matches or 0
+
+    def join_slots(self, f: FormatConfig, newcomer: int, others: Sequence[int],
+                   candidates: Sequence[int], slots: Sequence[Slot], sampled: bool,
+                   seed: int) -> list[Slot]:
+        return []  # it chooses a newcomer's sets itself, first
+
+    def start(self, run: Start) -> AdaptiveRun:
+        return AdaptiveRun(run)
+
+    def read(self, store: StoreView, order: Sequence[int]) -> Summary:
+        return store_summary(store)
+
+
+ADAPTIVE = Adaptive()
+
+
+__all__ = ["ADAPTIVE", "AdaptiveRun", "EPOCH_KEY", "Epoch", "IN_DOUBT", "LEVEL", "MAX_MATCHES",
+           "NAME", "ORDERED", "SETTLED", "Met",
            "PairState", "Plan", "PlanMismatch", "epoch_plan", "resumed_plan",
            "Settings", "Standing", "Summary", "Tally", "batch_sets", "choose_tables",
            "make_matches", "pair_state", "replay",
