@@ -75,6 +75,7 @@ def _serve(config_path: Path, config: TournamentConfig, folder: Path, host: str 
     settings = config.serve
     limits = Limits(settings["upload_mb"] * MiB, settings["unpacked_mb"] * MiB, settings["files"])
     contest = Contest(config_path, folder, limits, _say, upload_every=float(settings["upload_every_s"]))
+    contest.discard_incomplete()  # before the first request can arrive
     host = host or settings["host"]
     port = settings["port"] if port is None else port
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)

@@ -243,7 +243,6 @@ class Contest:
     def run(self, play: Callable[[Prepared], RunResult]) -> bool:
         """Look, play and wait until Ctrl-C or ``stop``; True if Ctrl-C ended it."""
         self.watch = Watch(self.config_path, self.output, play, self.say, settle=0)
-        self.discard_incomplete()
         checker = threading.Thread(target=self.check_forever, name="contest-checker", daemon=True)
         checker.start()
         interrupted = False
