@@ -14,8 +14,9 @@ BIN = $(VENV)/bin
 demo: setup
 	$(BIN)/arena demo
 
+# two processes, each taking whole test files (a module's fixtures, such as its browser, stay in one)
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 setup: system-packages $(VENV)/.installed
 
