@@ -5,9 +5,9 @@
   started during it (directly or not) that is still running after a short grace is killed and the
   test errors in its teardown. Processes that fixtures of a wider scope started before the test
   (a Dask cluster, a browser) and the processes those start are theirs to end, not the test's.
-- Core claims (``tournaments/cores.py``) go to a lock folder of this test session's own
-  (``ARENA_CORE_LOCKS``), inherited by every worker the suite starts: a core held by any other
-  process of the machine changes nothing here.
+- Core claims (``tournaments/cores.py``) go to a lock folder of this test session's own (of each
+  pytest-xdist worker's own) (``ARENA_CORE_LOCKS``), inherited by every worker the suite starts:
+  a core held by any other process of the machine changes nothing here.
 - The summary names every group of tests that did not run here (browser, root-only, cluster...)
   and why, so a green run without them does not pass for a full one.
 """
@@ -50,7 +50,9 @@ def pytest_configure(config: pytest.Config) -> None:
         # launched in the background by a shell (`make test &`): the tests that press Ctrl-C in
         # an arena they start need it to reach arena, which would inherit the ignoring
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    if not os.environ.get(LOCK_DIR_ENV):
+    # a lock folder of this session's own; under pytest-xdist (`make test`), of each worker's own,
+    # so that a test's workers may pin their matches whatever the other worker's tests hold
+    if not os.environ.get(LOCK_DIR_ENV) or os.environ.get("PYTEST_XDIST_WORKER"):
         _core_locks = tempfile.mkdtemp(prefix="arena-test-cores-")
         os.environ[LOCK_DIR_ENV] = _core_locks
 
