@@ -87,7 +87,7 @@ class Table:
             self.decisions.append(decision)
             self._bump()
 
-    def person(self, seat: int) -> "BrowserPerson":
+    def person(self, seat: int) -> BrowserPerson:
         return BrowserPerson(self, seat)
 
     def ask(self, seat: int, decision: int, observation: dict[str, Any], legal: list[str],
@@ -208,10 +208,10 @@ class BrowserPerson:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_Server"
+    server: _Server
     timeout = 30  # seconds a request may take to arrive (a body announced and never sent)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base's name)
+    def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the terminal shows the match, not the requests."""
 
     def _seat(self) -> tuple[int | None, str, dict[str, list[str]]]:
@@ -234,7 +234,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _json(self, code: int, value: Any) -> None:
         self._send(code, json.dumps(for_pages(value), ensure_ascii=False).encode(), "application/json; charset=utf-8")
 
-    def do_GET(self) -> None:  # noqa: N802 (the base's name)
+    def do_GET(self) -> None:
         seat, rest, query = self._seat()
         table = self.server.table
         if seat is None:
@@ -250,7 +250,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(404, b"not found", "text/plain; charset=utf-8")
 
-    def do_POST(self) -> None:  # noqa: N802 (the base's name)
+    def do_POST(self) -> None:
         """A page's answer. Nothing from the request is trusted: a length that is not a count of
         bytes, or past :data:`BODY_CAP`, is 400 on any path; the secret and the route are checked
         before the body is read (404); a body that is not ``{"decision": D, "action": A}`` is 400."""

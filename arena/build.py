@@ -19,10 +19,10 @@ from __future__ import annotations
 import dataclasses
 import fcntl
 import os
+import select
 import shlex
 import shutil
 import stat
-import select
 import tempfile
 import threading
 import time
@@ -45,7 +45,7 @@ DONE = "built"                # the built folder inside a cache entry
 LOG = "build.log"
 KEEP_DAYS = 14                # a build no match has used for this long is removed from the cache
 
-_failed: dict[str, "BuildFailed"] = {}
+_failed: dict[str, BuildFailed] = {}
 _lock = threading.Lock()
 _hash_locks: dict[str, threading.Lock] = {}
 

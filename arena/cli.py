@@ -14,11 +14,11 @@ from typing import Any
 import click
 
 from arena.bots import BotSpec, bundled_bots, find_bot
+from arena.browser import Table, serving, table_page
 from arena.clihelp import CONTEXT, SentenceGroup
 from arena.errors import ArenaError
 from arena.game import Game
 from arena.games import GAMES, get_game, openspiel
-from arena.browser import Table, serving, table_page
 from arena.human import HUMAN, Asked, Person
 from arena.options import field_choices, field_doc, option_fields, options_to_dict, parse_assignments
 from arena.outputs import check_output_file

@@ -81,7 +81,7 @@ class Chance:
         self.seed = int(seed)
 
     @staticmethod
-    def from_rng(rng: random.Random) -> "Chance":
+    def from_rng(rng: random.Random) -> Chance:
         return Chance(rng.getrandbits(SEED_BITS))
 
     def stream(self, *key: int | str) -> random.Random:
@@ -99,13 +99,13 @@ class Result:
     ranks: tuple[int, ...]
 
     @staticmethod
-    def from_scores(scores: list[int] | tuple[int, ...]) -> "Result":
+    def from_scores(scores: list[int] | tuple[int, ...]) -> Result:
         """Rank seats by score, highest first; equal scores share a rank (1, 1, 3)."""
         ranks = tuple(1 + sum(1 for other in scores if other > s) for s in scores)
         return Result(tuple(scores), ranks)
 
     @staticmethod
-    def from_keys(scores: list[int] | tuple[int, ...], keys: list[Any] | tuple[Any, ...]) -> "Result":
+    def from_keys(scores: list[int] | tuple[int, ...], keys: list[Any] | tuple[Any, ...]) -> Result:
         """Rank seats by ``keys`` (higher is better; equal keys share a rank), reporting ``scores``.
 
         For a game whose tie-break is more than the score: e.g. ``(score, -order)`` never ties.
@@ -162,7 +162,7 @@ class State(ABC):
         """The running scores (the final ones once terminal)."""
 
     @abstractmethod
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy: applying actions to it never changes this state."""
 
     def illegal(self, action: object) -> IllegalActionError:

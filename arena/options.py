@@ -23,20 +23,20 @@ from typing import Any
 from arena.errors import OptionError
 
 
-def option_fields(options_cls: type) -> list[dataclasses.Field]:
+def option_fields(options_cls: type) -> list[dataclasses.Field[Any]]:
     """The fields of an options dataclass that a user may set."""
     return [f for f in dataclasses.fields(options_cls) if f.init]
 
 
-def field_doc(f: dataclasses.Field) -> str:
-    return f.metadata.get("doc", "")
+def field_doc(f: dataclasses.Field[Any]) -> str:
+    return str(f.metadata.get("doc", ""))
 
 
-def field_choices(f: dataclasses.Field) -> tuple[Any, ...] | None:
+def field_choices(f: dataclasses.Field[Any]) -> tuple[Any, ...] | None:
     return f.metadata.get("choices")
 
 
-def _field_type(options_cls: type, f: dataclasses.Field) -> Any:
+def _field_type(options_cls: type, f: dataclasses.Field[Any]) -> Any:
     return _type_hints(options_cls)[f.name]
 
 
@@ -168,7 +168,7 @@ def _is_parsed(raw: Any) -> bool:
     return isinstance(raw, tuple)
 
 
-def check_choice(f: dataclasses.Field, value: Any) -> None:
+def check_choice(f: dataclasses.Field[Any], value: Any) -> None:
     """Raise if a value is outside a field's declared choices."""
     choices = field_choices(f)
     if choices is not None and value is not None and value not in choices:

@@ -83,7 +83,7 @@ class MatchRecord:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> "MatchRecord":
+    def from_dict(data: dict[str, Any]) -> MatchRecord:
         data = dict(data)
         known = {f.name for f in fields(SeatStatus)}
         data["statuses"] = [SeatStatus(**{k: v for k, v in s.items() if k in known})
@@ -91,7 +91,7 @@ class MatchRecord:
         return MatchRecord(**data)
 
     @staticmethod
-    def from_json(text: str) -> "MatchRecord":
+    def from_json(text: str) -> MatchRecord:
         return MatchRecord.from_dict(json.loads(text))
 
     def pack(self) -> bytes:
@@ -113,7 +113,7 @@ class MatchRecord:
         return zlib.decompress(blob).decode("utf-8")
 
     @staticmethod
-    def unpack(blob: bytes) -> "MatchRecord":
+    def unpack(blob: bytes) -> MatchRecord:
         data = json.loads(zlib.decompress(blob))
         return MatchRecord.from_dict(expand(data) if data.get(COMPACT_KEY) else data)
 

@@ -14,18 +14,26 @@ from typing import Any
 
 from arena import sandbox
 from arena.bots import BotSpec
+from arena.build import BuildFailed, ensure_built
 from arena.connection import BotExited, BotProtocolError, BotTimeout, Connection
 from arena.errors import ArenaError
 from arena.game import Game, Result, bot_seed
 from arena.games import get_game
 from arena.human import Asked, OutOfTime, Resigned
 from arena.options import options_to_dict
-from arena.text import bot_note
-from arena.build import BuildFailed, ensure_built
 from arena.record import (
-    BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, RESIGNED, TIMEOUT, MatchRecord,
+    BUILD_FAILED,
+    CRASH,
+    HANDSHAKE_FAILED,
+    ILLEGAL_ACTION,
+    OK,
+    PROTOCOL_ERROR,
+    RESIGNED,
+    TIMEOUT,
+    MatchRecord,
     SeatStatus,
 )
+from arena.text import bot_note
 from protocol.wire import PROTOCOL_VERSION
 
 GOODBYE_GRACE = 0.2  # seconds a bot has to exit by itself after the end message
@@ -59,7 +67,7 @@ class TimeControl:
                 raise ArenaError(f"time control {name}={value!r}: must be a positive number of milliseconds")
 
     @staticmethod
-    def parse(text: str) -> "TimeControl":
+    def parse(text: str) -> TimeControl:
         """``"1+10"`` (seconds per move + bank; both are required, ``"1+0"`` for no bank) or
         ``"move=0.5,bank=5,startup=3"`` (seconds)."""
         try:

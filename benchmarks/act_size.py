@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.games import GAMES  # noqa: E402
-from protocol.wire import encode  # noqa: E402
+from arena.games import GAMES
+from protocol.wire import encode
 
 
 def act_sizes(game, options, seed: int) -> list[int]:

@@ -52,9 +52,8 @@ from statistics import NormalDist
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.formats.adaptive import (  # noqa: E402
-    LEVEL, MAX_MATCHES, ORDERED, Plan, Settings, batch_sets, round_robin_matches)
-from tournaments.seeds import derive_seed  # noqa: E402
+from tournaments.formats.adaptive import LEVEL, MAX_MATCHES, ORDERED, Plan, Settings, batch_sets, round_robin_matches
+from tournaments.seeds import derive_seed
 
 CONFIDENCE, MARGIN, TARGET = 0.95, 0.05, 0.95
 LUCK, NOISE = 1.0, 1.0

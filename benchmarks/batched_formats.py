@@ -33,12 +33,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.bots import BUNDLED_BOTS  # noqa: E402
-from arena.games import DEFAULT_GAME, GAMES, get_game  # noqa: E402
-from benchmarks.match_fixed_cost import capped_values  # noqa: E402
-from tournaments.backends import ProcessBackend  # noqa: E402
-from tournaments.config import parse_config  # noqa: E402
-from tournaments.run import prepare, run_tournament  # noqa: E402
+from arena.bots import BUNDLED_BOTS
+from arena.games import DEFAULT_GAME, GAMES, get_game
+from benchmarks.match_fixed_cost import capped_values
+from tournaments.backends import ProcessBackend
+from tournaments.config import parse_config
+from tournaments.run import prepare, run_tournament
 
 
 class WorkersPerBatch(ProcessBackend):

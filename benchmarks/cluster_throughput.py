@@ -36,12 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.games import DEFAULT_GAME, GAMES  # noqa: E402
-from arena.sandbox.files import temp_base  # noqa: E402
-from tournaments.cluster import CACHE_ENV, DaskBackend  # noqa: E402
-from tournaments.config import parse_config  # noqa: E402
-from tournaments.run import prepare, run_tournament  # noqa: E402
-from tournaments.store import Store  # noqa: E402
+from arena.games import DEFAULT_GAME, GAMES
+from arena.sandbox.files import temp_base
+from tournaments.cluster import CACHE_ENV, DaskBackend
+from tournaments.config import parse_config
+from tournaments.run import prepare, run_tournament
+from tournaments.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 RATIO_TARGET = 0.85

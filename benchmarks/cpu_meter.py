@@ -48,7 +48,7 @@ class CpuMeter:
         self._v2 = False
         self.kind = "getrusage of this process only (no CPU-accounting cgroup: the bots are NOT counted)"
 
-    def __enter__(self) -> "CpuMeter":
+    def __enter__(self) -> CpuMeter:
         for controller, v2 in (("cpuacct", False), ("", True)):
             parent = _own(controller)
             if parent is None:

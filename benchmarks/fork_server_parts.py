@@ -31,12 +31,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena import sandbox  # noqa: E402
-from arena.bots import load_bot  # noqa: E402
-from arena.build import ensure_built  # noqa: E402
-from arena.sandbox import zygote  # noqa: E402
-from benchmarks.cpu_meter import CpuMeter  # noqa: E402
-from benchmarks.sandbox_startup import one_run  # noqa: E402
+from arena import sandbox
+from arena.bots import load_bot
+from arena.build import ensure_built
+from arena.sandbox import zygote
+from benchmarks.cpu_meter import CpuMeter
+from benchmarks.sandbox_startup import one_run
 
 # (step, the server's text, the text without the step)
 STEPS = [

@@ -28,13 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena import sandbox  # noqa: E402
-from arena.bots import load_bot  # noqa: E402
-from arena.build import ensure_built  # noqa: E402
-from arena.connection import Connection  # noqa: E402
-from arena.games import DEFAULT_GAME  # noqa: E402
-from arena.sandbox import zygote  # noqa: E402
-from benchmarks.sandbox_startup import hello  # noqa: E402
+from arena import sandbox
+from arena.bots import load_bot
+from arena.build import ensure_built
+from arena.connection import Connection
+from arena.games import DEFAULT_GAME
+from arena.sandbox import zygote
+from benchmarks.sandbox_startup import hello
 
 NOTE = "_note({!r})\n"
 # (the step that starts at this text, the text): in the order a child runs them
@@ -75,8 +75,8 @@ def noted_server(folder: Path) -> Path:
     text = "        exec(program, main.__dict__)"
     if text not in source:
         raise SystemExit(f"fork_server_steps: {text!r} is no longer in {zygote.SERVER.name}")
-    source = source.replace(text, "        _note('script')\n        os.write(2, (%r + repr(_NOTES) + '\\n').encode())\n"
-                            % REPORT + text, 1)
+    report = f"        os.write(2, ({REPORT!r} + repr(_NOTES) + '\\n').encode())\n"
+    source = source.replace(text, "        _note('script')\n" + report + text, 1)
     path = folder / "zygote_server.py"
     path.write_text(source)
     return path
@@ -92,7 +92,7 @@ def one_start(bot) -> list[tuple[str, float, int]]:
     finally:
         process.kill()
     line = next(x for x in tail.splitlines() if x.startswith(REPORT))
-    return eval(line[len(REPORT):])  # noqa: S307 - our own copy of the server wrote it
+    return eval(line[len(REPORT):])
 
 
 def main() -> None:

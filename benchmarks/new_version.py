@@ -33,15 +33,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.bots import BUNDLED_BOTS  # noqa: E402
-from arena.games import DEFAULT_GAME, GAMES, get_game  # noqa: E402
-from arena.record import MatchRecord  # noqa: E402
-from benchmarks.match_fixed_cost import capped_values  # noqa: E402
-from tournaments.backends import play_job  # noqa: E402
-from tournaments.config import parse_config  # noqa: E402
-from tournaments.run import (Prepared, field_of, open_store, prepare, run_tournament,  # noqa: E402
-                             to_play)
-from tournaments.store import Store  # noqa: E402
+from arena.bots import BUNDLED_BOTS
+from arena.games import DEFAULT_GAME, GAMES, get_game
+from arena.record import MatchRecord
+from benchmarks.match_fixed_cost import capped_values
+from tournaments.backends import play_job
+from tournaments.config import parse_config
+from tournaments.run import Prepared, field_of, open_store, prepare, run_tournament, to_play
+from tournaments.store import Store
 
 
 def make_field(root: Path, game: str, entrants: int) -> Path:

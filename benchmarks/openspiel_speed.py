@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.game import Chance  # noqa: E402
-from arena.games import get_game  # noqa: E402
-from arena.games.openspiel.state import draw  # noqa: E402
+from arena.game import Chance
+from arena.games import get_game
+from arena.games.openspiel.state import draw
 
 TARGET = 0.5
 GAMES = ("connect_four", "leduc_poker")

@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "bots" / "ospiel"))
 
 import mcts  # noqa: E402
 import player  # noqa: E402
+
 from arena.game import Chance  # noqa: E402
 from arena.games import get_game  # noqa: E402
 from tests.sequential import sprt  # noqa: E402

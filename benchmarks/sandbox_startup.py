@@ -37,18 +37,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena import sandbox  # noqa: E402
-from arena.bots import load_bot  # noqa: E402
-from arena.build import ensure_built  # noqa: E402
-from arena.connection import Connection  # noqa: E402
-from arena.games import DEFAULT_GAME, GAMES, get_game  # noqa: E402
-from arena.options import options_to_dict  # noqa: E402
-from arena.referee import GOODBYE_GRACE  # noqa: E402
-from arena.sandbox import command, files, launch, zygote  # noqa: E402
-from benchmarks.cpu_meter import CpuMeter  # noqa: E402
-from arena.sandbox.cgroups import MemoryCap  # noqa: E402
-from protocol.wire import PROTOCOL_VERSION  # noqa: E402
-
+from arena import sandbox
+from arena.bots import load_bot
+from arena.build import ensure_built
+from arena.connection import Connection
+from arena.games import DEFAULT_GAME, GAMES, get_game
+from arena.options import options_to_dict
+from arena.referee import GOODBYE_GRACE
+from arena.sandbox import command, files, launch, zygote
+from arena.sandbox.cgroups import MemoryCap
+from benchmarks.cpu_meter import CpuMeter
+from protocol.wire import PROTOCOL_VERSION
 
 
 def hello(name: str) -> dict:

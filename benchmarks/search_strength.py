@@ -45,8 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this tree's arena and protocol, not an installed copy
 sys.path.insert(0, str(ROOT / "bots" / "search"))  # the bot's own modules: search, evaluate, rollout
 
-from arena.games import GAMES, get_game  # noqa: E402
 import search as search_module  # noqa: E402
+
+from arena.games import GAMES, get_game  # noqa: E402
 
 # The other bundled bots of each game, strongest first (as their own tests and docs measure them).
 OPPONENTS = {
@@ -58,7 +59,7 @@ OPPONENTS = {
 DEFAULT_ITERATIONS = 200
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(folder: str, module: str = "strategy"):
     """A bundled bot's module, loaded once: its caches (expecti's end-game tables) then last the
     whole run, as they last a whole match in the bot's own process."""

@@ -43,14 +43,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.bots import load_bot  # noqa: E402
-from arena.games import DEFAULT_GAME, GAMES, get_game  # noqa: E402
-from tournaments import cores  # noqa: E402
-from tournaments.backends import MatchJob, default_workers, play_job  # noqa: E402
-from tournaments.config import parse_config  # noqa: E402
-from tournaments.run import prepare, run_tournament  # noqa: E402
-from tournaments.store import Store  # noqa: E402
-from tournaments.warm import WarmStarts  # noqa: E402
+from arena.bots import load_bot
+from arena.games import DEFAULT_GAME, GAMES, get_game
+from tournaments import cores
+from tournaments.backends import MatchJob, default_workers, play_job
+from tournaments.config import parse_config
+from tournaments.run import prepare, run_tournament
+from tournaments.store import Store
+from tournaments.warm import WarmStarts
 
 ROOT = Path(__file__).resolve().parent.parent
 EFFICIENCY_TARGET = 0.85

@@ -25,15 +25,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import (FileResponse, HTMLResponse, JSONResponse, PlainTextResponse,
-                                 RedirectResponse, Response)
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from contest import pages
 from contest.db import DONE, TEACHER
-from contest.runner import REVEAL, RESTORE, SUSPEND, WITHDRAW, Contest
+from contest.runner import RESTORE, REVEAL, SUSPEND, WITHDRAW, Contest
 
 COOKIE = "arena_session"
 HEADERS = {

@@ -163,7 +163,7 @@ class Contest:
                 author, upload = self._queue.popitem(last=False)
             try:
                 self._check(author, upload)
-            except Exception as exc:  # a check never stops the contest
+            except Exception as exc:  # noqa: BLE001  (a check never stops the contest)
                 self.db.set_upload(upload, REFUSED, reason=f"the check could not run ({exc})")
             self.wake.set()
 

@@ -37,7 +37,7 @@ def encode(message: dict[str, Any]) -> bytes:
         packer = _packers.packer
     except AttributeError:
         packer = _packers.packer = msgpack.Packer(use_bin_type=True)
-    body = packer.pack(message)  # resets itself after each message, and after a failed one
+    body: bytes = packer.pack(message)  # resets itself after each message, and after a failed one
     return HEADER.pack(len(body)) + body
 
 
@@ -45,7 +45,7 @@ def decode_body(body: bytes) -> dict[str, Any]:
     """The message in a frame body; raises :class:`FrameError` on anything but a map with a str type."""
     try:
         message = msgpack.unpackb(body, raw=False, strict_map_key=True)
-    except Exception as exc:  # msgpack raises several types for malformed input
+    except Exception as exc:  # noqa: BLE001  (msgpack raises several types for malformed input)
         raise FrameError(f"not valid MessagePack ({type(exc).__name__}: {exc})") from None
     if not isinstance(message, dict):
         raise FrameError(f"a message must be a map, got {type(message).__name__}")

@@ -71,7 +71,7 @@ class LiveReport:
     def _render(self, live: bool) -> Path | None:
         try:
             index = self._render_site(live)
-        except Exception as exc:  # any failure of the report: told once, the tournament goes on
+        except Exception as exc:  # noqa: BLE001  (any failure of the report: told once, the tournament goes on)
             if not self._failed:
                 self.say(f"warning: the live report could not be rendered: {exc}")
             self._failed = True

@@ -9,22 +9,44 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
 from arena.record import outcome
 from reports.colours import CHART_COLOURED, bot_colour, colour_places, heat
 from reports.data import MatchInfo, Standing, TournamentData
-from tournaments.formats.adaptive import Met
+from reports.views import (
+    BotMatchesView,
+    BotRef,
+    BotView,
+    Fact,
+    FailureDetail,
+    FailureExample,
+    FailureGroup,
+    FieldRow,
+    FormatBox,
+    H2HCell,
+    H2HRow,
+    HeadToHead,
+    IndexView,
+    LeaderRow,
+    MatchListView,
+    MatchRow,
+    OpponentRow,
+    PageLink,
+    Pager,
+    PairRow,
+    SeatCell,
+    SubmissionRow,
+    Tick,
+    UncertaintyBar,
+    VersionRow,
+)
 from tournaments.chances import chances
+from tournaments.formats.adaptive import Met
 from tournaments.ratings import tie_rule
 from tournaments.stats import pair_counts
-from reports.views import (
-    BotRef, PageLink, Pager, SeatCell, MatchRow, UncertaintyBar,
-    LeaderRow, Tick, H2HCell, H2HRow, HeadToHead, Fact, PairRow, FormatBox,
-    IndexView, OpponentRow, FailureGroup, FailureExample, FailureDetail, BotView, BotMatchesView,
-    MatchListView, FieldRow, SubmissionRow, VersionRow,
-)
 
 MATCHES_PER_PAGE = 500  # rows per match-list page: ~150 kB of HTML
 H2H_ON_INDEX = 24  # bots in the index's head-to-head matrix; all of them on head-to-head.html
@@ -448,7 +470,7 @@ class SiteModel:
         last = min(total, page * MATCHES_PER_PAGE)
         return f"{thousands(first)}–{thousands(last)}" if total else "none yet"
 
-    def pager(self, page: int, count: int, href) -> Pager:
+    def pager(self, page: int, count: int, href: Callable[[int], str]) -> Pager:
         pages = self.pages_for(count)
         links = [PageLink(self.page_label(i, count), href(i), i == page) for i in range(1, pages + 1)]
         first = (page - 1) * MATCHES_PER_PAGE + 1
@@ -575,5 +597,5 @@ def nice_step(span: float, count: int) -> float:
     mag = 10 ** math.floor(math.log10(raw))
     for m in (1, 2, 5, 10):
         if raw <= m * mag:
-            return m * mag
-    return 10 * mag
+            return float(m * mag)
+    return float(10 * mag)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ from markupsafe import Markup
 
 from arena.record import for_pages
 from reports.charts import Series, rating_history_svg
-from reports.data import TournamentData
+from reports.data import MatchInfo, TournamentData
 from reports.model import SiteModel
 
 STATIC_SUFFIXES = (".css", ".js")
@@ -222,7 +223,7 @@ class SiteWriter:
 
     def write_bots(self) -> None:
         m = self.model
-        by_bot: dict[int, list] = {e: [] for e in m.ranked}
+        by_bot: dict[int, list[MatchInfo]] = {e: [] for e in m.ranked}
         for match in self.data.matches:
             for e in dict.fromkeys(match.seats):  # once per match, even against itself
                 by_bot.setdefault(e, []).append(match)
@@ -254,7 +255,7 @@ class SiteWriter:
 
     def write_replay(self) -> None:
         info = json.dumps(for_pages(self.site_info()), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        self._write("site.js", f"(window.Arena = window.Arena || {{}}).site = {info};\n".encode("utf-8"))
+        self._write("site.js", f"(window.Arena = window.Arena || {{}}).site = {info};\n".encode())
         self._page("replay.html.j2", "replay.html", page_kind="match",
                    drawer=self.drawer_for(self.data.game), game_title=self.model.game_title())
 
@@ -272,7 +273,7 @@ class SiteWriter:
         played = {m.id for m in self.data.matches if m.played}
         blobs = self.data.record_blobs
         if blobs is None:  # data built without a store: pack the records' JSON
-            def blobs(skip):
+            def blobs(skip: set[int]) -> Iterator[tuple[int, bytes]]:
                 for mid in sorted(played - skip):
                     text = self.data.record(mid)
                     if text is not None:

@@ -6,22 +6,21 @@ here writes.
 """
 from __future__ import annotations
 
-from datetime import datetime
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from reports.data import (EntrantInfo, MatchInfo, RatingPoint, Standing, SubmissionInfo,
-                          TournamentData, VersionInfo)
+from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, SubmissionInfo, TournamentData, VersionInfo
 
 
 def load(output_dir: Path, reveal_seed: bool = False) -> tuple[TournamentData, Any]:
     """The tournament stored in ``output_dir``, and the open store (close it when done). The
     tournament seed is a secret: it is read only when ``reveal_seed``."""
+    from tournaments.formats import format_of
+    from tournaments.plan import among
     from tournaments.ratings import MU, SIGMA, compute_ratings, version_ratings
     from tournaments.store import Store
-    from tournaments.plan import among
-    from tournaments.formats import format_of
 
     store = Store.open(output_dir)
     try:

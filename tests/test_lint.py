@@ -1,5 +1,6 @@
 """The whole tree passes ruff, and the packages pass mypy, as configured in ``pyproject.toml``
-(``[tool.ruff]``, ``[tool.mypy]``): so ``make test`` and CI check them with everything else.
+(``[tool.ruff]``, ``[tool.mypy]``), and the layers a report is made of pass ``mypy --strict``: so
+``make test`` and CI check them with everything else.
 
 Both tools are pinned in the ``test`` extra and run from the environment the suite runs in (the
 folder of ``sys.executable``), from the repository's root, exactly as ``ruff check .`` and
@@ -39,3 +40,14 @@ def test_ruff_finds_nothing() -> None:
 @pytest.mark.timeout(240)
 def test_mypy_finds_nothing() -> None:
     _run("mypy")
+
+
+# the layers below the contest server, typed strictly: every function annotated, no Any returned
+# where a type is declared, no generic without its arguments (its own cache: other options)
+STRICT = ("--strict", "--follow-imports=silent", "-p", "tournaments", "-p", "reports", "-p", "protocol",
+          "-m", "arena.game", "-m", "arena.options")
+
+
+@pytest.mark.timeout(240)
+def test_mypy_strict_finds_nothing_in_the_typed_layers() -> None:
+    _run("mypy", "--cache-dir", ".mypy_cache/strict", *STRICT)

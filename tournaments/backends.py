@@ -232,8 +232,8 @@ class ProcessBackend(LocalBackend):
         self._stopping = True
         self._aborting = True
 
-    @contextlib.contextmanager  # type: ignore[override]
-    def session(self) -> Iterator["ProcessBackend"]:
+    @contextlib.contextmanager
+    def session(self) -> Iterator[ProcessBackend]:
         """Keep the workers from one ``run`` to the next (an SPRT's or an adaptive tournament's
         batches): each would otherwise start its process, and its bots' fork servers, again for
         every batch. They end when the session does."""

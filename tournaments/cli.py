@@ -21,20 +21,20 @@ from arena.checker import DEFAULT_TIME_CONTROL, CheckPlan, check_bot, describe_p
 from arena.clihelp import SentenceGroup
 from arena.errors import ArenaError
 from arena.games import DEFAULT_GAME, GAMES, get_game
-from arena.outputs import check_output_file, check_output_folder
 from arena.options import parse_assignments
+from arena.outputs import check_output_file, check_output_folder
 from arena.referee import TimeControl
 from arena.sandbox import Limits
 from arena.text import visible, visible_line
 from tournaments.aliases import draw_aliases
 from tournaments.config import TournamentConfig, load_config, parse_config
+from tournaments.entrants import resolve_field
+from tournaments.field_tables import Version
 from tournaments.formats import DEFAULT, format_of
+from tournaments.lock import output_lock
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard, tie_rule
 from tournaments.replay import replay_match
-from tournaments.run import Prepared, RunResult, ResultsListener, planned_matches, prepare, run_tournament
-from tournaments.entrants import resolve_field
-from tournaments.lock import output_lock
-from tournaments.field_tables import Version
+from tournaments.run import Prepared, ResultsListener, RunResult, planned_matches, prepare, run_tournament
 from tournaments.store import Entrant, Store, store_path
 from tournaments.watch import DEFAULT_INTERVAL, DEFAULT_SETTLE, Intake, Watched, watch
 
@@ -318,7 +318,8 @@ def results_listener(output: Path) -> ResultsListener | None:
     """What keeps a report of the results while they come in: the ``arena.results`` entry point
     (the reports package's live report), if one is installed."""
     for entry in entry_points(group="arena.results"):
-        return entry.load()(output)
+        listener: ResultsListener = entry.load()(output)
+        return listener
     return None
 
 

@@ -22,7 +22,14 @@ from arena.referee import TimeControl
 from arena.sandbox import Limits
 from tournaments.formats import DEFAULT, FORMATS, format_of
 from tournaments.formats.protocol import (
-    COMMON_KEYS, Format, DEFAULT_MAX_TABLES, DEFAULT_SUSPEND_AFTER, ConfigError, FormatConfig)
+    COMMON_KEYS,
+    DEFAULT_MAX_TABLES,
+    DEFAULT_SUSPEND_AFTER,
+    ConfigError,
+    Format,
+    FormatConfig,
+)
+
 
 @dataclass(frozen=True)
 class Key:
@@ -148,7 +155,7 @@ class EntrantRef:
         return data
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> "EntrantRef":
+    def from_dict(data: dict[str, Any]) -> EntrantRef:
         return EntrantRef(data["path"], data.get("name"), tuple(data.get("args", ())),
                           bool(data.get("reference", False)))
 
@@ -204,7 +211,7 @@ class TournamentConfig:
         return data
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> "TournamentConfig":
+    def from_dict(data: dict[str, Any]) -> TournamentConfig:
         """Rebuild a config from :meth:`to_dict` (as the store keeps it)."""
         fmt = dict(data["format"])
         fmt["candidates"] = tuple(fmt.get("candidates", ()))

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import glob
-from dataclasses import dataclass
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bots import MANIFEST, BotSpec, MiB, bot_folder, folder_hash, load_bot, name_problem, not_a_folder
 from arena.errors import ArenaError
-from tournaments.config import ConfigError, EntrantRef, TournamentConfig
+from tournaments.config import EntrantRef, TournamentConfig
 from tournaments.formats import format_of
+from tournaments.formats.protocol import ConfigError
 
 
 def resolve_entrants(config: TournamentConfig) -> list[BotSpec]:

@@ -28,11 +28,11 @@ from arena.bots import BotSpec, folder_hash, load_bot
 from arena.errors import ArenaError, BotError
 from arena.record import MatchRecord
 from arena.sandbox.files import copy_tree
-from tournaments.config import ConfigError, FormatConfig
-from tournaments.formats import format_of
 from tournaments.entrants import Skipped
-from tournaments.plan import PlannedMatch, Slot
 from tournaments.field_tables import CURRENT, SUSPENDED, WITHDRAWN, Submission, Version, now
+from tournaments.formats import format_of
+from tournaments.formats.protocol import ConfigError, FormatConfig
+from tournaments.plan import PlannedMatch, Slot
 from tournaments.store import Entrant, Store
 
 SNAPSHOTS = "versions"

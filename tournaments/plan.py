@@ -58,7 +58,7 @@ class PlannedMatch:
     versions: tuple[int, ...]    # version per seat
 
     @staticmethod
-    def of(match: ScheduledMatch) -> "PlannedMatch":
+    def of(match: ScheduledMatch) -> PlannedMatch:
         """A match of a first schedule, between every entrant's first version (its slot is the
         schedule's table of that round: ``from_schedule``)."""
         size = len(match.seats)

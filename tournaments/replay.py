@@ -13,8 +13,8 @@ from arena.games import get_game
 from arena.record import MatchRecord
 from tournaments.backends import MatchJob, play_job
 from tournaments.entrants import check_entrant_count, resolve_field
-from tournaments.formats import make_schedule
 from tournaments.field import snapshot_bot, snapshot_dir
+from tournaments.formats import make_schedule
 from tournaments.store import Entrant, Store
 
 

@@ -34,17 +34,18 @@ from arena.errors import ArenaError
 from arena.game import SEED_BITS
 from arena.record import MatchRecord
 from tournaments.backends import Backend, Finished, MatchJob, ProcessBackend, default_workers
-from tournaments.config import ConfigError, TournamentConfig
-from tournaments.lock import output_lock
-from tournaments.entrants import check_entrant_count, reference_names, resolve_field
-from tournaments.field import Field, Skipped, Suspensions, admit
+from tournaments.config import TournamentConfig
+from tournaments.entrants import Skipped, check_entrant_count, reference_names, resolve_field
+from tournaments.field import Field, Suspensions, admit
 from tournaments.formats import format_of, make_schedule
-from tournaments.formats.protocol import Course, Outcome, Start, Summary
+from tournaments.formats.protocol import ConfigError, Course, Outcome, Start, Summary
+from tournaments.lock import output_lock
 from tournaments.plan import Done, PlannedMatch, from_schedule, needed
 from tournaments.progress import Progress
 from tournaments.ratings import compute_ratings, estimate_draw_probability
 from tournaments.schedule import Schedule, ScheduledMatch
 from tournaments.store import STORE_NAME, Entrant, Store, store_path
+
 
 @dataclass
 class Prepared:
@@ -260,7 +261,7 @@ class _Interrupts:
         self.count = 0
         self._previous: Any = None
 
-    def __enter__(self) -> "_Interrupts":
+    def __enter__(self) -> _Interrupts:
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, self._handle)
         return self

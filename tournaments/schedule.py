@@ -34,7 +34,6 @@ from itertools import combinations
 from tournaments.seeds import deal_seed, derive_seed
 
 
-
 @dataclass(frozen=True)
 class ScheduledMatch:
     """One match of the schedule: who sits where, and which deal they play."""

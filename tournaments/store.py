@@ -173,7 +173,7 @@ class Store(FieldTables):
 
     # ----- opening -------------------------------------------------------------------------
     @staticmethod
-    def open(output: str | Path, *, write: bool = False) -> "Store":
+    def open(output: str | Path, *, write: bool = False) -> Store:
         """Open the store in an output folder (or the file itself); a clear error if there is none."""
         path = Path(output)
         if path.is_dir() or path.suffix != ".sqlite":
@@ -300,7 +300,7 @@ class Store(FieldTables):
     @staticmethod
     def create(path: Path, config: TournamentConfig, entrants: Sequence[Entrant], *,
                planned: int, note: str, draw_probability: float,
-               schedule_hash: str, slots: Sequence[Any] = ()) -> "Store":
+               schedule_hash: str, slots: Sequence[Any] = ()) -> Store:
         """Create a store and write the config, the entrants (each at version 1) and the plan's
         ``slots`` (``tournaments.plan.Slot``) in one transaction."""
         Store.check_intact(path)
@@ -339,7 +339,7 @@ class Store(FieldTables):
     def close(self) -> None:
         self._conn.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -358,7 +358,7 @@ class Store(FieldTables):
             elif self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
 
-    def _transaction(self) -> "Store._Txn":
+    def _transaction(self) -> Store._Txn:
         return Store._Txn(self._conn)
 
     # ----- read API ------------------------------------------------------------------------
@@ -370,7 +370,7 @@ class Store(FieldTables):
         return TournamentConfig.from_dict(self._meta("config"))
 
     def config_dict(self) -> dict[str, Any]:
-        return self._meta("config")
+        return dict(self._meta("config"))
 
     @property
     def planned(self) -> int:
@@ -398,11 +398,12 @@ class Store(FieldTables):
     def first_schedule(self) -> dict[str, Any] | None:
         """How many entrants the first schedule was made for, and a gauntlet's candidates among
         them (None in a store from before late entrants)."""
-        return self._meta("first_schedule")
+        first = self._meta("first_schedule")
+        return None if first is None else dict(first)
 
     @property
     def created_at(self) -> str:
-        return self._meta("created_at")
+        return str(self._meta("created_at"))
 
     def report_settings(self) -> dict[str, Any]:
         """What the report publishes, as the last run's config said (:meth:`set_report`):

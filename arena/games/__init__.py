@@ -7,10 +7,10 @@ from pathlib import Path
 
 from arena.errors import UnknownGameError
 from arena.game import Game
+from arena.games import openspiel
 from arena.games.block import Block
 from arena.games.dice_1000 import Dice1000
 from arena.games.domino_cribbage import DominoCribbage
-from arena.games import openspiel
 from arena.games.thousand import Thousand
 
 # pieces.js, pieces.css: the replay viewer's drawings of domino tiles, playing cards, dice, tracks

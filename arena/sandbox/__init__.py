@@ -27,8 +27,8 @@ Modules: :mod:`.limits` (``Limits``), :mod:`.levels` (what the machine offers, f
 """
 from __future__ import annotations
 
-from arena.sandbox.diagnose import explain
 from arena.sandbox.command import BOT_MOUNT, SCRATCH_MOUNT, SDK_MOUNT
+from arena.sandbox.diagnose import explain
 from arena.sandbox.launch import BotProcess, kill_all, start
 from arena.sandbox.levels import Support, reset, support
 from arena.sandbox.limits import AUTO, BWRAP, LEVELS, PROCESS_GROUP, RLIMITS, Limits

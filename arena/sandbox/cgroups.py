@@ -144,7 +144,7 @@ class MemoryCap(_BotCgroup):
 
     @classmethod
     def create(cls, name: str, limit_bytes: int, uid_is_free: Callable[[int], bool] | None = None
-               ) -> "MemoryCap | None":
+               ) -> MemoryCap | None:
         """A new memory cgroup capped at ``limit_bytes`` (no swap), or ``None`` if none can be made
         here."""
         def configure(version: int, parent: Path, folder: Path) -> None:
@@ -236,7 +236,7 @@ class CpuPin(_BotCgroup):
 
     @classmethod
     def create(cls, name: str, cores: set[int] | frozenset[int],
-               uid_is_free: Callable[[int], bool] | None = None) -> "CpuPin | None":
+               uid_is_free: Callable[[int], bool] | None = None) -> CpuPin | None:
         """A cpuset cgroup allowing only ``cores``, or ``None`` if none can be made here."""
         def configure(version: int, parent: Path, folder: Path) -> None:
             if version == 1:  # v1: the memory nodes must be set too before the cgroup can be used

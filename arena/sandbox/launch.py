@@ -15,7 +15,14 @@ from arena.bots import BotSpec
 from arena.sandbox import cputime, files, levels, users, zygote
 from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.command import (
-    SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, bwrap_argv, check_program, environment, preexec,
+    SCRATCH_MOUNT,
+    SDK_MOUNT,
+    SYSTEM_PATH,
+    MiB,
+    bwrap_argv,
+    check_program,
+    environment,
+    preexec,
 )
 from arena.sandbox.diagnose import explain
 from arena.sandbox.limits import BWRAP, PROCESS_GROUP, Limits
@@ -29,7 +36,7 @@ MEMORY_CGROUP = True
 # cpuset cgroup of those cores, so that it cannot widen its own affinity (docs/sandbox.md).
 CPUSET_CGROUP = True
 BACKGROUND_NICE = 19            # niceness of a bot started ahead of its match, until it plays
-_running: "set[BotProcess]" = set()  # started and not yet killed
+_running: set[BotProcess] = set()  # started and not yet killed
 
 
 @atexit.register
@@ -207,7 +214,7 @@ def _cgroup_name(user: users.BotUser | None) -> str:
     return f"arena-bot-{user.uid}" if user else f"arena-bot-p{os.getpid()}-{next(_cgroup_serial)}"
 
 
-def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> "BotProcess | None":
+def _start_forked(bot: BotSpec, limits: Limits, background: bool) -> BotProcess | None:
     """A bot from its fork server: same namespaces, uid, cgroup and scratch as a cold start;
     ``None`` if this process has as many servers as it keeps, all in use."""
     server = zygote.for_bot(bot, limits)

@@ -78,7 +78,7 @@ class Limits:
                              "asks for less")
 
     @staticmethod
-    def from_mapping(values: Mapping[str, Any], base: "Limits | None" = None) -> "Limits":
+    def from_mapping(values: Mapping[str, Any], base: Limits | None = None) -> Limits:
         """Limits from a mapping (a TOML ``[limits]`` table, CLI values); unset keys keep ``base``."""
         base = base or Limits()
         known = {f.name: f for f in dataclasses.fields(Limits)}
@@ -90,7 +90,7 @@ class Limits:
         return dataclasses.replace(base, **changes)
 
     @staticmethod
-    def parse(text: str, base: "Limits | None" = None) -> "Limits":
+    def parse(text: str, base: Limits | None = None) -> Limits:
         """``"memory_mb=512,cpu_seconds=10,strict=true"`` (the CLI form); unset keys keep ``base``."""
         values: dict[str, str] = {}
         for part in filter(None, (p.strip() for p in text.split(","))):

@@ -33,7 +33,13 @@ from arena.bots import BotSpec
 from arena.sandbox import files, users
 from arena.sandbox.cgroups import CpuPin, MemoryCap
 from arena.sandbox.command import (
-    ETC_ENTRIES, SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, environment, rlimit_values,
+    ETC_ENTRIES,
+    SCRATCH_MOUNT,
+    SDK_MOUNT,
+    SYSTEM_PATH,
+    MiB,
+    environment,
+    rlimit_values,
 )
 from arena.sandbox.limits import BWRAP, Limits
 
@@ -46,7 +52,7 @@ START_TIMEOUT = 20.0
 # first ones rather than ending and starting servers match after match.
 MAX_SERVERS = 32
 IDLE_SECONDS = 30.0
-_servers: dict[tuple, "Zygote"] = {}
+_servers: dict[tuple, Zygote] = {}
 _servers_lock = threading.Lock()
 _available: bool | None = None
 
@@ -203,7 +209,7 @@ class Zygote:
             raise OSError("the bot's fork server did not start")
         self.owner = os.getpid()
         self.last_used = time.monotonic()
-        self._children: "weakref.WeakSet[ZygoteChild]" = weakref.WeakSet()
+        self._children: weakref.WeakSet[ZygoteChild] = weakref.WeakSet()
 
     def busy(self) -> bool:
         """Whether a bot it started is still running."""

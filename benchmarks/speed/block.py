@@ -13,9 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arena.game import Chance  # noqa: E402
-from arena.games import get_game  # noqa: E402
-from arena.games.block.tiles import TILES  # noqa: E402
+from arena.game import Chance
+from arena.games import get_game
+from arena.games.block.tiles import TILES
 
 LABEL = "block: one 2-player deal"
 GAME = get_game("block")

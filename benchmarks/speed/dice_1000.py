@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arena.game import Chance  # noqa: E402
-from arena.games import get_game  # noqa: E402
-from arena.games.dice_1000.scoring import KEY_WEIGHT, ROLL_TABLE  # noqa: E402
+from arena.game import Chance
+from arena.games import get_game
+from arena.games.dice_1000.scoring import KEY_WEIGHT, ROLL_TABLE
 
 LABEL = "dice-1000: one whole 2-player match (rule set A)"
 

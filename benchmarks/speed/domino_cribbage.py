@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arena.game import Chance  # noqa: E402
-from arena.games import get_game  # noqa: E402
-from arena.games.domino_cribbage.tiles import IS_DOUBLE, VALUE  # noqa: E402
+from arena.game import Chance
+from arena.games import get_game
+from arena.games.domino_cribbage.tiles import IS_DOUBLE, VALUE
 
 LABEL = "Domino Cribbage, 2 players, one match to 121 per seed"
 GAME = get_game("domino-cribbage")

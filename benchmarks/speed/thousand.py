@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arena.game import Chance  # noqa: E402
-from arena.games.thousand import Thousand  # noqa: E402
+from arena.game import Chance
+from arena.games.thousand import Thousand
 
 LABEL = "thousand: one 3-player deal"
 GAME = Thousand()

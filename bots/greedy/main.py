@@ -1,5 +1,6 @@
 """The greedy Block bot: the heuristic is in strategy.py, this file only connects it."""
-from protocol.sdk import run
 from strategy import choose
+
+from protocol.sdk import run
 
 run(choose)

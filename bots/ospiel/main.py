@@ -16,6 +16,7 @@ import time
 
 import mcts
 import player
+
 from arena.game import Chance
 from arena.games import get_game
 from arena.options import options_from_dict
@@ -67,7 +68,7 @@ class Bot:
                 deadline = float("inf")
             return player.decide(game, options, spiel_game, scale, observation, legal, rng,
                                  simulations=SIMULATIONS, deadline=deadline)
-        except Exception as exc:  # never lose a match to a bug: log it and play something legal
+        except Exception as exc:  # noqa: BLE001  (never lose a match to a bug: log it and play something legal)
             print(f"search failed ({type(exc).__name__}: {exc}); playing {legal[0]}", file=sys.stderr)
             return legal[0]
 

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import mcts
+
 from arena.games.openspiel.sample import sample
 from arena.games.openspiel.state import action_texts
 

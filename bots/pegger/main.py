@@ -1,6 +1,7 @@
 """The pegger Domino Cribbage bot: the heuristic is in strategy.py, this file only connects it."""
-from protocol import sdk
 from strategy import choose, set_options
+
+from protocol import sdk
 
 
 def act(observation, legal):

@@ -14,7 +14,7 @@ engine: tile values, the show and the play's points are computed here.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -41,7 +41,7 @@ _SUBSETS = [c for size in range(2, 6) for c in combinations(range(5), size)]
 _SUBSETS3 = [c for size in range(2, 4) for c in combinations(range(3), size)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def show_value(values: tuple[int, ...]) -> int:
     """Fifteens, pairs and runs of a sorted tuple of tile values (doubles are added apart)."""
     n = len(values)

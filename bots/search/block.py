@@ -17,8 +17,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from arena.games.block.tiles import ACTIONS, PASS, ends_after
 from rollout import shed_value
+
+from arena.games.block.tiles import ACTIONS, PASS, ends_after
 
 BETA = 2.0        # per unit of shed value (a pip) that a play falls short of the model's best
 CANDIDATES = 4    # uniform samples per world kept

@@ -35,9 +35,10 @@ import sys
 import threading
 from pathlib import Path
 
+from dice_turn import Rolls, flow, solve
+
 from arena.game import Chance
 from arena.games.dice_1000.state import WIN, Dice1000State
-from dice_turn import Rolls, flow, solve
 
 try:
     import msgpack
@@ -163,7 +164,7 @@ class Race:
                 "passes": [self.passes[p] for p in self.left]}
 
     @classmethod
-    def load(cls, options, saved: dict) -> "Race":
+    def load(cls, options, saved: dict) -> Race:
         """The model ``saved()`` gave, for these rules."""
         race = cls.__new__(cls)
         race.rules(options)

@@ -11,12 +11,13 @@ import random
 import sys
 import time
 
+from search import choose as search_choose
+
 # The engines are staged next to the SDK in the sandbox: importing them here, before the
 # handshake, keeps the first move's clock for thinking (the start-up has its own allowance).
 from arena.games import get_game
 from arena.options import options_from_dict
 from protocol import sdk
-from search import choose as search_choose
 
 MOVE_SHARE = 0.3   # of each move's free time
 BANK_SHARE = 1 / 50  # of what is left of the bank, every move: the bank lasts, shrinking slowly
@@ -63,7 +64,7 @@ class Bot:
             clock = (act or {}).get("clock") or {**sdk.hello["time_control"], "bank_ms": 0}
             return search_choose(game, options, observation, legal, rng,
                                  deadline=started + budget(clock), clock=time.monotonic)
-        except Exception as exc:  # never lose a match to a bug: log it and play something legal
+        except Exception as exc:  # noqa: BLE001  (never lose a match to a bug: log it and play something legal)
             print(f"search failed ({type(exc).__name__}: {exc}); playing {legal[0]}", file=sys.stderr)
             return legal[0]
 

@@ -2,8 +2,9 @@
 (default 1.0; a tournament's entrant can add it: ``args = ["--boldness", "1.15"]``)."""
 import sys
 
-from protocol.sdk import run
 from strategy import Strategy
+
+from protocol.sdk import run
 
 boldness = 1.0
 if "--boldness" in sys.argv:

@@ -92,6 +92,7 @@ def test_the_bot_beats_random_by_200_elo_in_connect_four() -> None:
     random player, until the sequential test says "at least +200 Elo" (or not)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import ospiel_strength as strength
+
     from tests.sequential import H1, sprt
     game = get_game("openspiel:connect_four")
     options = game.make_options(2)

@@ -22,8 +22,8 @@ from arena.referee import TimeControl, play_match
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-import search_strength as strength  # noqa: E402  (puts bots/search on the path too)
 import search as search_module  # noqa: E402
+import search_strength as strength  # noqa: E402  (puts bots/search on the path too)
 
 SEARCH = ROOT / "bots" / "search"
 
@@ -335,9 +335,11 @@ def test_block_match_bonus_counts_every_place():
 
 
 # ----- Dice 1000: the turn solved exactly, valued by a race model (bots/search/dice.py) ----------
-import dice  # noqa: E402  (bots/search is on the path)
-from collections import Counter  # noqa: E402
 import itertools  # noqa: E402
+from collections import Counter  # noqa: E402
+
+import dice  # noqa: E402  (bots/search is on the path)
+
 from arena.game import Chance  # noqa: E402
 from arena.games.dice_1000.state import Dice1000State  # noqa: E402
 
@@ -504,9 +506,10 @@ def test_dice_beats_threshold():
 
 
 # ----- Domino Cribbage (bots/search/cribbage.py) ---------------------------------------------
-import cribbage  # noqa: E402  (bots/search is on the path)
 from itertools import combinations  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
+
+import cribbage  # noqa: E402  (bots/search is on the path)
 
 from arena.games.domino_cribbage.scoring import show_points  # noqa: E402
 from arena.games.domino_cribbage.state import DominoCribbageState  # noqa: E402
@@ -660,8 +663,10 @@ def test_beats_random_at_cribbage():
 # ----- Thousand ---------------------------------------------------------------------------------
 import evaluate  # noqa: E402  (bots/search is on the path)
 import thousand  # noqa: E402
+
 from arena.games.thousand.flow import Carry  # noqa: E402
 from arena.games.thousand.state import ThousandState  # noqa: E402
+
 
 def _thousand_auction(on_barrel: bool = False, attempts: int = 0, bolts: int = 0):
     """3 players, seat 2 to bid first, at 880 on the barrel if asked, seat 0 with ``bolts``.

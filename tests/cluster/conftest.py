@@ -18,7 +18,7 @@ import pytest
 from arena.sandbox.files import temp_base
 from tournaments.cluster import CACHE_ENV
 
-from ..tournaments.conftest import CRASH_BOT, FIRST_BOT, HASH_BOT, make_bot  # noqa: F401
+from ..tournaments.conftest import CRASH_BOT, FIRST_BOT, HASH_BOT, make_bot
 
 try:
     import distributed

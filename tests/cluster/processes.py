@@ -85,7 +85,7 @@ class Cluster:
         self.procs.append(proc)
         return proc
 
-    def __enter__(self) -> "Cluster":
+    def __enter__(self) -> Cluster:
         self._spawn([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(self.port),
                      "--no-dashboard"], "scheduler")
         wait_listening(self.port)

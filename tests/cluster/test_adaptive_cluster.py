@@ -9,14 +9,14 @@ import pytest
 
 pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distributed])")
 
-from tournaments.cluster import DaskBackend  # noqa: E402
-from tournaments.config import load_config  # noqa: E402
-from tournaments.run import prepare, run_tournament  # noqa: E402
-from tournaments.field_tables import SUSPENDED  # noqa: E402
-from tournaments.store import Store  # noqa: E402
+from tournaments.cluster import DaskBackend
+from tournaments.config import load_config
+from tournaments.field_tables import SUSPENDED
+from tournaments.run import prepare, run_tournament
+from tournaments.store import Store
 
-from ..tournaments.conftest import small_config, write_config  # noqa: E402
-from ..tournaments.test_run import comparable_rows  # noqa: E402
+from ..tournaments.conftest import small_config, write_config
+from ..tournaments.test_run import comparable_rows
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 

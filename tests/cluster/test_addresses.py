@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from arena.errors import ArenaError
-from tournaments.cluster import BundleError, describe_refusal, check_address, code_fingerprint
+from tournaments.cluster import BundleError, check_address, code_fingerprint, describe_refusal
 
 
 @pytest.mark.parametrize("address, parts", [

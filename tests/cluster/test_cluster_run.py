@@ -17,7 +17,11 @@ from arena.cli import cli
 from arena.errors import ArenaError
 from tournaments import cores
 from tournaments.cluster import (
-    BundlePlugin, DaskBackend, cached_bot_folder, pack_folder, warm_handed_out,
+    BundlePlugin,
+    DaskBackend,
+    cached_bot_folder,
+    pack_folder,
+    warm_handed_out,
 )
 from tournaments.config import load_config
 from tournaments.run import prepare, run_tournament
@@ -26,7 +30,11 @@ from tournaments.store import Store
 from ..tournaments.conftest import make_bot, small_config, write_config
 from ..tournaments.test_cores import Claimers
 from ..tournaments.test_run import (
-    AFFINITY_BOT, StopAfter, check_one_core_per_worker, comparable_rows, ratings_of,
+    AFFINITY_BOT,
+    StopAfter,
+    check_one_core_per_worker,
+    comparable_rows,
+    ratings_of,
 )
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]

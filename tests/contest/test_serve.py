@@ -53,7 +53,7 @@ def test_authors_hand_in_and_read_only_their_own(server, tmp_path: Path) -> None
     assert b"&lt;b&gt;bold&lt;/b&gt;" in page and b"<b>bold" not in page       # escaped
 
     # nobody else reads it: bob's session gets 404, no session 403, and no page leaks
-    for path in ("/me/match/%d" % against_greedy[0], "/teacher", "/teacher/tournament.sqlite"):
+    for path in (f"/me/match/{against_greedy[0]}", "/teacher", "/teacher/tournament.sqlite"):
         status, _, page = server.request("GET", path, cookie=bob)
         assert status == 404 and b"ana" not in page and b"SECRET" not in page, path
     for path in ("/me", f"/me/match/{against_greedy[0]}", "/teacher", "/teacher/site.zip"):

@@ -24,8 +24,9 @@ and hooks. What the interface cannot tell (which option sets are worth playing) 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import msgpack
 import pytest

@@ -9,7 +9,7 @@ from tests.games.test_conformance import Spec, play_match
 
 pytest.importorskip("pyspiel")
 
-from arena.games import get_game  # noqa: E402
+from arena.games import get_game
 
 # (game, seeds): the longer games play fewer matches
 CHOSEN = [("connect_four", 3), ("hex", 2), ("backgammon", 1), ("kuhn_poker", 6), ("leduc_poker", 6),

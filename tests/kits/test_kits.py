@@ -22,8 +22,6 @@ from arena.sandbox import Limits
 from tests.conftest import surviving_children
 
 
-
-
 @pytest.fixture(scope="session")
 def build_cache(tmp_path_factory):
     folder = tmp_path_factory.mktemp("build-cache")

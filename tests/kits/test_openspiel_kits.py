@@ -18,7 +18,7 @@ from tests.kits.test_kits import build_cache  # noqa: F401  (the fixture)
 
 pytest.importorskip("pyspiel")
 
-from arena.games import get_game  # noqa: E402
+from arena.games import get_game
 
 
 @pytest.mark.slow

@@ -11,8 +11,7 @@ from reports.model import SiteModel
 from tests.reports.browser import DESKTOP, Browser
 from tests.reports.conftest import ROOT, play, screenshot_dir
 from tests.reports.test_sprt_report import ANN, BOB, CY, data
-from tournaments.formats.adaptive import IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, PairState, Summary, \
-    store_summary
+from tournaments.formats.adaptive import IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, PairState, Summary, store_summary
 from tournaments.store import Store
 
 

@@ -84,7 +84,7 @@ def failing_four_player_match(folder: Path) -> tuple[Path, dict, TournamentData]
     record.statuses = [SeatStatus() for _ in range(4)]
     record.statuses[seat] = SeatStatus(
         ILLEGAL_ACTION, f"decision {k}: {ANSWER!r} is not one of the legal actions {legal}",
-        "thinking about decision %d\nchose %s\n" % (k, ANSWER), 3.0,
+        f"thinking about decision {k}\nchose {ANSWER}\n", 3.0,
         {"decision": k, "legal": legal, "answer": ANSWER, "kind": ILLEGAL_ACTION})
     record.scores = list(state.scores())
     record.ranks = [4 if s == seat else 1 for s in range(4)]
@@ -237,7 +237,7 @@ def test_past_the_top_8_lines_are_grey_until_picked(browser: Browser, sites) -> 
     assert grey == "rgb(188, 194, 204)", grey
     rest[3].click()
     picked, _ = browser.js(stroke, target)
-    assert picked == "rgb(%d, %d, %d)" % tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5)), (picked, colour)
+    assert picked == "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5))), (picked, colour)
     browser.js("document.querySelector('#history').scrollIntoView()")
     browser.css("#history").screenshot(str(screenshot_dir() / "league-history-grey-picked.png"))
     rest[3].click()

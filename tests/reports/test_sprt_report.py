@@ -12,10 +12,10 @@ from reports.data import EntrantInfo, MatchInfo, Standing, TournamentData
 from reports.model import SiteModel
 from tests.reports.browser import DESKTOP, Browser
 from tests.reports.conftest import ROOT, play, screenshot_dir
-from tournaments.formats.adaptive import Met
 from tournaments.chances import chances
-from tournaments.stats import estimate
+from tournaments.formats.adaptive import Met
 from tournaments.formats.sprt import store_summary
+from tournaments.stats import estimate
 from tournaments.store import Store
 
 ANN, BOB, CY = 0, 1, 2

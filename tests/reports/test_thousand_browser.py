@@ -4,7 +4,6 @@ score sheet; no console errors from the first frame to the last. Screenshots go 
 """
 from __future__ import annotations
 
-
 import pytest
 
 from tests.reports.browser import DESKTOP, PHONE, Browser

@@ -24,8 +24,15 @@ from arena.record import CRASH, OK, PROTOCOL_ERROR, TIMEOUT
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits, files, users, zygote
 from tests.sandbox.conftest import (
-    HAVE_MEMORY_CAP, HOSTILE, IS_ROOT, LEVELS, NO_MEMORY_CAP, ROOT, assert_nothing_survives,
-    processes_with, require_bwrap,
+    HAVE_MEMORY_CAP,
+    HOSTILE,
+    IS_ROOT,
+    LEVELS,
+    NO_MEMORY_CAP,
+    ROOT,
+    assert_nothing_survives,
+    processes_with,
+    require_bwrap,
 )
 
 pytestmark = pytest.mark.slow  # a real match per attack and level, most of a second each

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 import random
-from statistics import NormalDist
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import pytest
@@ -15,11 +15,27 @@ from click.testing import CliRunner
 
 from arena.bots import bundled_bots
 from arena.cli import cli
-from tournaments.formats.adaptive import (
-    ELO_SCALE, IN_DOUBT, LEVEL, MAX_MATCHES, ORDERED, SETTLED, Met, Plan, Settings, Tally, batch_sets,
-    choose_tables, misorder, pair_state, replay, standing, standing_of)
 from tournaments.config import load_config
 from tournaments.formats import make_schedule
+from tournaments.formats.adaptive import (
+    ELO_SCALE,
+    IN_DOUBT,
+    LEVEL,
+    MAX_MATCHES,
+    ORDERED,
+    SETTLED,
+    Met,
+    Plan,
+    Settings,
+    Tally,
+    batch_sets,
+    choose_tables,
+    misorder,
+    pair_state,
+    replay,
+    standing,
+    standing_of,
+)
 from tournaments.seeds import deal_seed
 from tournaments.stats import elo_to_score, score_to_elo, shifted_confidence, shifted_lower_bound
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import tournaments.formats.adaptive
-from tournaments.formats.adaptive import IN_DOUBT, SETTLED, Standing, store_summary
 from tournaments.backends import Finished, MatchJob, SerialBackend
 from tournaments.config import load_config
+from tournaments.formats.adaptive import IN_DOUBT, SETTLED, Standing, store_summary
 from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
 

@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 import pytest
 
-from tournaments.formats.adaptive import Met
 from tournaments.chances import chances
+from tournaments.formats.adaptive import Met
 
 BINS = 5           # claims oriented to at least ½, in bins of 10 points: 50-60 % … 90-100 %
 MIN_CLAIMS = 200   # in each bin

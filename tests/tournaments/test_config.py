@@ -9,13 +9,20 @@ import pytest
 
 from arena.bots import bundled_bots, load_bot
 from arena.games import GAMES
+from tournaments.backends import SerialBackend
 from tournaments.config import (
-    ENTRANT_KEYS, FORMAT_KEYS, RATINGS_KEYS, REPORT_KEYS, SERVE_KEYS, TIME_CONTROL_KEYS, TOP_KEYS,
+    ENTRANT_KEYS,
+    FORMAT_KEYS,
+    RATINGS_KEYS,
+    REPORT_KEYS,
+    SERVE_KEYS,
+    TIME_CONTROL_KEYS,
+    TOP_KEYS,
     ConfigError,
-    TournamentConfig, load_config,
+    TournamentConfig,
+    load_config,
 )
 from tournaments.entrants import resolve_entrants, resolve_field
-from tournaments.backends import SerialBackend
 from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
 

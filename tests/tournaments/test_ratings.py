@@ -8,8 +8,14 @@ import pytest
 import trueskill
 
 from tournaments.ratings import (
-    Standing, TieBreak, estimate_draw_probability, format_head_to_head, format_leaderboard,
-    leaderboard_order, make_env, rate,
+    Standing,
+    TieBreak,
+    estimate_draw_probability,
+    format_head_to_head,
+    format_leaderboard,
+    leaderboard_order,
+    make_env,
+    rate,
 )
 from tournaments.store import Entrant, MatchRow
 

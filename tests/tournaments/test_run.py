@@ -23,7 +23,11 @@ import pytest
 
 from arena.record import MatchRecord
 from tournaments.backends import (
-    Finished, MatchJob, ProcessBackend, SerialBackend, play_job,
+    Finished,
+    MatchJob,
+    ProcessBackend,
+    SerialBackend,
+    play_job,
 )
 from tournaments.config import ConfigError, load_config
 from tournaments.ratings import compute_ratings

@@ -16,10 +16,10 @@ from arena.bots import bundled_bots
 from arena.cli import cli
 from tournaments.backends import SerialBackend
 from tournaments.config import load_config
-from tournaments.run import prepare, run_tournament
 from tournaments.formats import make_schedule
-from tournaments.store import Store, store_path
 from tournaments.formats.sprt import store_summary
+from tournaments.run import prepare, run_tournament
+from tournaments.store import Store, store_path
 
 from .conftest import small_config, write_config
 from .test_kill_resume import ARENA, assert_all_gone, descendants, start_run, stored, wait_for

@@ -15,10 +15,16 @@ import pytest
 from tournaments.config import FormatConfig
 from tournaments.formats.sprt import H0, H1, Played, SequentialTest, summarize
 from tournaments.stats import (
-    bradley_terry_elo, bradley_terry_spread, elo_to_score, estimate, llr_logistic, mle_expected,
-    pair_counts, score_to_elo, sprt_bounds,
+    bradley_terry_elo,
+    bradley_terry_spread,
+    elo_to_score,
+    estimate,
+    llr_logistic,
+    mle_expected,
+    pair_counts,
+    score_to_elo,
+    sprt_bounds,
 )
-
 
 # ----- references, from the formulas' text -------------------------------------------------------
 

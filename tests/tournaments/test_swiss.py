@@ -15,7 +15,15 @@ from arena.errors import ArenaError
 from tournaments.backends import Finished, MatchJob, SerialBackend
 from tournaments.config import ConfigError, load_config
 from tournaments.formats.swiss import (
-    ROUNDS_KEY, Round, next_round, pair_round, round_count, round_matches, summarize, tally)
+    ROUNDS_KEY,
+    Round,
+    next_round,
+    pair_round,
+    round_count,
+    round_matches,
+    summarize,
+    tally,
+)
 from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
 
@@ -222,7 +230,8 @@ def test_a_run_killed_mid_round_resumes_to_the_same_pairings(tmp_path: Path,
     import signal
     import subprocess
 
-    from .test_kill_resume import ARENA, assert_all_gone, descendants, stored as count, wait_for
+    from .test_kill_resume import ARENA, assert_all_gone, descendants, wait_for
+    from .test_kill_resume import stored as count
 
     data = small_config([bots["alpha"], bots["beta"], bots["gamma"], bots["first"],
                          bots["crash"]])

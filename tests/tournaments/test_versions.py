@@ -15,10 +15,10 @@ import pytest
 
 from tournaments.backends import SerialBackend
 from tournaments.config import load_config
+from tournaments.field_tables import CURRENT, OLD, WITHDRAWN
 from tournaments.ratings import compute_ratings
 from tournaments.replay import replay_match
 from tournaments.run import RunResult, prepare, run_tournament
-from tournaments.field_tables import CURRENT, OLD, WITHDRAWN
 from tournaments.store import Store
 
 from .conftest import HASH_BOT, make_bot, small_config, write_config

@@ -46,10 +46,20 @@ from typing import Any
 from tournaments.cluster.addresses import check_address
 from tournaments.cluster.backend import DaskBackend, describe_refusal
 from tournaments.cluster.bundles import (
-    CACHE_ENV, Bundle, BundleError, bot_folder, cache_root, forget_verified, pack_folder,
+    CACHE_ENV,
+    Bundle,
+    BundleError,
+    bot_folder,
+    cache_root,
+    forget_verified,
+    pack_folder,
 )
 from tournaments.cluster.worker import (
-    cached_bot_folder, code_fingerprint, play_on_worker, warm_handed_out, worker_info,
+    cached_bot_folder,
+    code_fingerprint,
+    play_on_worker,
+    warm_handed_out,
+    worker_info,
 )
 
 

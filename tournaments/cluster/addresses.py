@@ -6,7 +6,7 @@ import asyncio
 import socket
 import struct
 import time
-from typing import Any
+from typing import Any, cast
 
 from arena.errors import ArenaError
 
@@ -96,7 +96,7 @@ def check_scheduler(address: str, timeout: float) -> None:
     from distributed.core import rpc
 
     async def identity() -> Any:
-        server = rpc(address, timeout=timeout)
+        server = cast(Any, rpc)(address, timeout=timeout)  # distributed has no type hints here
         try:
             return await asyncio.wait_for(server.identity(), timeout)
         finally:

@@ -19,7 +19,11 @@ from tournaments.backends import Finished, MatchError, MatchJob
 from tournaments.cluster.addresses import PROBE_SECONDS, check_address, check_scheduler, probe
 from tournaments.cluster.bundles import pack_bots
 from tournaments.cluster.worker import (
-    bundle_plugin_class, code_fingerprint, distributed_package, end_of_run, play_on_worker,
+    bundle_plugin_class,
+    code_fingerprint,
+    distributed_package,
+    end_of_run,
+    play_on_worker,
     worker_info,
 )
 
@@ -191,7 +195,7 @@ class DaskBackend:
             infos = await asyncio.wait_for(  # on the client's loop: client.run is awaitable here
                 self._client.run(worker_info, workers=[worker], on_error="return"),
                 CHECK_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return TimeoutError(f"it did not answer arena's check in {CHECK_TIMEOUT:g} s")
         return infos.get(worker, LookupError("it left"))
 
@@ -388,7 +392,7 @@ class DaskBackend:
                 pass
         self._client = None
 
-    def __enter__(self) -> "DaskBackend":
+    def __enter__(self) -> DaskBackend:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -66,16 +66,22 @@ from statistics import NormalDist
 from typing import Any, NamedTuple
 
 from arena.errors import ArenaError
-from arena.text import visible_line
-from tournaments.formats.protocol import FormatConfig
 from arena.game import Game
-from tournaments.formats.protocol import Box, ConfigError, Outcome, Start, StoreView
+from arena.text import visible_line
+from tournaments.formats.protocol import Box, ConfigError, FormatConfig, Outcome, Start, StoreView
 from tournaments.plan import PlannedMatch, Slot, among
 from tournaments.schedule import Schedule, ScheduledMatch
 from tournaments.seeds import deal_seed
 from tournaments.stats import (
-    bradley_terry_elo, bradley_terry_spread, elo_to_score, points, score_to_elo, shifted_confidence,
-    shifted_evidence, shifted_lower_bound)
+    bradley_terry_elo,
+    bradley_terry_spread,
+    elo_to_score,
+    points,
+    score_to_elo,
+    shifted_confidence,
+    shifted_evidence,
+    shifted_lower_bound,
+)
 
 MATCHES_PER_WORKER = 4    # a batch: about this many matches for each match played at once
 PRIOR_SETS = 20.0         # pseudo-sets of the model's own spread added to the dispersion's count
@@ -111,7 +117,7 @@ class Settings:
     batch_sets: int
 
     @staticmethod
-    def of(fmt: FormatConfig, seed: int, workers: int) -> "Settings":
+    def of(fmt: FormatConfig, seed: int, workers: int) -> Settings:
         assert fmt.confidence is not None and fmt.margin is not None and fmt.max_matches is not None
         return Settings(fmt.players, fmt.confidence, fmt.margin, fmt.max_matches, seed,
                         batch_sets(workers, fmt.players))
@@ -448,7 +454,7 @@ class Plan:
         return (f"settled {len(n.pairs) - n.count(IN_DOUBT)}/{len(n.pairs)} neighbour pairs "
                 f"({n.count(ORDERED)} ordered, {n.count(LEVEL)} level)")
 
-    def summary(self, names: Mapping[int, str]) -> "Summary":
+    def summary(self, names: Mapping[int, str]) -> Summary:
         s = self.settings
         return Summary(stop=self.stop, matches=self.spent + self.counted, max_matches=s.max_matches,
                        round_robin=round_robin_matches(len(self.entrants), s.players),
@@ -557,7 +563,7 @@ class Summary:
             out[(p.above, p.below)] = out[(p.below, p.above)] = self.pair_text(p)
         return out
 
-    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> "Summary":
+    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> Summary:
         """Its pairs by entrant id, its ranking by name."""
         return dataclasses.replace(
             self, names={ident(e): name(n) for e, n in self.names.items()},
@@ -597,12 +603,12 @@ class Epoch:
                 "first_deal": self.first_deal}
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> "Epoch":
+    def from_json(data: dict[str, Any]) -> Epoch:
         return Epoch({int(e): int(v) for e, v in data["field"].items()}, int(data["first_id"]),
                      int(data["first_deal"]))
 
     @staticmethod
-    def after(field: Mapping[int, int], rows: Sequence[Any]) -> "Epoch":
+    def after(field: Mapping[int, int], rows: Sequence[Any]) -> Epoch:
         """A new epoch for ``field`` after the stored matches ``rows``."""
         return Epoch(dict(field), 1 + max((r.id for r in rows), default=0),
                      1 + max((r.deal for r in rows), default=-1))

@@ -168,7 +168,7 @@ class Summary(Protocol):
     def rules(self) -> dict[tuple[int, int], str]:
         """(a, b) -> what the format says of the pair, in words (both orders), for the report."""
 
-    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> "Summary":
+    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> Summary:
         """The same under other names and entrant ids (an anonymous report's, its aliases)."""
 
 

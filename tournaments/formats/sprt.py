@@ -13,14 +13,13 @@ like any match, but the test does not count them.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from arena.game import Game
-from tournaments.formats.protocol import (
-    Box, ConfigError, FormatConfig, Outcome, Start, StoreView, Summary)
+from tournaments.formats.protocol import Box, ConfigError, FormatConfig, Outcome, Start, StoreView, Summary
 from tournaments.plan import PlannedMatch, Slot
 from tournaments.schedule import Schedule, play_tables
 from tournaments.stats import Estimate, estimate, llr_logistic, points, sprt_bounds
@@ -132,7 +131,7 @@ class SprtSummary:
     def rules(self) -> dict[tuple[int, int], str]:
         return {}
 
-    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> "SprtSummary":
+    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> SprtSummary:
         return dataclasses.replace(self, candidate=name(self.candidate),
                                    baseline=name(self.baseline))
 

@@ -37,8 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.game import Game
-from tournaments.formats.protocol import (
-    Box, ConfigError, FormatConfig, Outcome, Start, StoreView, Summary)
+from tournaments.formats.protocol import Box, ConfigError, FormatConfig, Outcome, Start, StoreView, Summary
 from tournaments.plan import PlannedMatch, Slot
 from tournaments.schedule import Schedule
 from tournaments.seeds import deal_seed, derive_seed
@@ -60,7 +59,7 @@ class Round:
         return {"pairs": [list(p) for p in self.pairs], "bye": self.bye}
 
     @staticmethod
-    def from_json(data: Mapping[str, Any]) -> "Round":
+    def from_json(data: Mapping[str, Any]) -> Round:
         return Round(tuple((int(a), int(b)) for a, b in data["pairs"]),
                      None if data.get("bye") is None else int(data["bye"]))
 
@@ -269,7 +268,7 @@ class SwissSummary:
     def rules(self) -> dict[tuple[int, int], str]:
         return {}
 
-    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> "SwissSummary":
+    def renamed(self, name: Callable[[str], str], ident: Callable[[int], int]) -> SwissSummary:
         return dataclasses.replace(
             self, names={ident(e): name(n) for e, n in self.names.items()},
             standings=tuple((ident(e), s, b, n) for e, s, b, n in self.standings))

@@ -6,8 +6,8 @@ from typing import Any
 
 from arena.game import HIDDEN, Game
 from arena.games.block.options import BlockOptions
-from arena.games.block.state import BlockState
 from arena.games.block.seat_text import describe_observation
+from arena.games.block.state import BlockState
 
 
 class Block(Game):

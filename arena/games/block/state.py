@@ -9,8 +9,20 @@ from arena.game import TERMINAL, Chance, Result, State
 from arena.games.block.options import BlockOptions
 from arena.games.block.scoring import deal_points
 from arena.games.block.tiles import (
-    ACTIONS, LEAD_TEXT, LEFT, ORIENTED_TEXT, PASS, PLAY_TEXT, TILE_OF_TEXT, TILE_TEXT, TILES, Tile,
-    ends_after, highest_opening_tile, opening_rank, pips,
+    ACTIONS,
+    LEAD_TEXT,
+    LEFT,
+    ORIENTED_TEXT,
+    PASS,
+    PLAY_TEXT,
+    TILE_OF_TEXT,
+    TILE_TEXT,
+    TILES,
+    Tile,
+    ends_after,
+    highest_opening_tile,
+    opening_rank,
+    pips,
 )
 from arena.games.sampling import deal_hidden
 
@@ -219,7 +231,7 @@ class BlockState(State):
         return {TILE_TEXT[t] for t in self.hands[seat]}
 
     # ----- copies ---------------------------------------------------------------------------
-    def clone(self) -> "BlockState":
+    def clone(self) -> BlockState:
         new = object.__new__(BlockState)
         new.__dict__.update(self.__dict__)
         new._scores = list(self._scores)
@@ -233,7 +245,7 @@ class BlockState(State):
 
     @classmethod
     def from_observation(cls, options: BlockOptions, obs: dict[str, Any],
-                         rng: random.Random) -> "BlockState":
+                         rng: random.Random) -> BlockState:
         """A state that ``obs["seat"]`` cannot tell from the real one (``Game.sample_state``).
 
         The other hands and the set-aside tiles are dealt again from the tiles the seat has not
@@ -316,7 +328,7 @@ class BlockState(State):
 
     @classmethod
     def from_position(cls, options: BlockOptions, hands: list[list[Tile]], leader: int,
-                      scores: list[int] | None = None, seed: int = 0) -> "BlockState":
+                      scores: list[int] | None = None, seed: int = 0) -> BlockState:
         """A match whose current deal starts from given hands (for tests and puzzles).
 
         Tiles not in any hand are set aside. Later deals are shuffled from ``seed``.

@@ -6,8 +6,8 @@ from typing import Any
 
 from arena.game import Chance, Game
 from arena.games.dice_1000.options import Dice1000Options
-from arena.games.dice_1000.state import Dice1000State
 from arena.games.dice_1000.seat_text import describe_observation
+from arena.games.dice_1000.state import Dice1000State
 
 
 class Dice1000(Game):

@@ -161,7 +161,7 @@ class Dice1000State(State):
             self._run(BY_START)
 
     # ----- after a turn (§5, in this order) ------------------------------------------------
-    def after_turn(self, total: int, outcome: str = "bank", seat: int | None = None) -> "Dice1000State":
+    def after_turn(self, total: int, outcome: str = "bank", seat: int | None = None) -> Dice1000State:
         """For bots that plan a turn: a copy of this state as it would be if the mover's turn
         (or ``seat``'s, as if it were theirs now) ended with ``total`` banked (``"bank"``) or lost
         (``"bust"``, ``"overshoot"``), every rule of §5 applied, the next turn not begun. Its
@@ -359,7 +359,7 @@ class Dice1000State(State):
         }
 
     # ----- copies and positions -------------------------------------------------------------
-    def clone(self) -> "Dice1000State":
+    def clone(self) -> Dice1000State:
         new = object.__new__(Dice1000State)
         d = new.__dict__
         d.update(self.__dict__)
@@ -376,7 +376,7 @@ class Dice1000State(State):
         return new
 
     @classmethod
-    def from_observation(cls, options: Dice1000Options, obs: dict[str, Any], chance: Chance) -> "Dice1000State":
+    def from_observation(cls, options: Dice1000Options, obs: dict[str, Any], chance: Chance) -> Dice1000State:
         """The state an observation describes (everything is public); the rest of the current
         turn and every later turn draw from ``chance``."""
         state = object.__new__(cls)
@@ -399,7 +399,7 @@ class Dice1000State(State):
     @classmethod
     def from_position(cls, options: Dice1000Options, to_move: int = 0, scores: list[int] | None = None,
                       opened: list[bool] | None = None, chance: Chance | None = None,
-                      **seat_lists: list) -> "Dice1000State":
+                      **seat_lists: list) -> Dice1000State:
         """A match starting with ``to_move``'s turn from a given position (for tests and puzzles).
 
         ``scores`` default to 0; ``opened`` defaults to True for every seat with a score;

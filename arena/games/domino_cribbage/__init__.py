@@ -7,8 +7,8 @@ from typing import Any
 
 from arena.game import HIDDEN, Game
 from arena.games.domino_cribbage.options import DominoCribbageOptions
-from arena.games.domino_cribbage.state import DominoCribbageState, sample_state
 from arena.games.domino_cribbage.seat_text import describe_observation
+from arena.games.domino_cribbage.state import DominoCribbageState, sample_state
 
 _SHOWN = {"hand": "hand", "crib": "crib"}
 

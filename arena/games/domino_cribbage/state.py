@@ -14,7 +14,13 @@ from arena.game import TERMINAL, Chance, Result, State
 from arena.games.domino_cribbage.options import DominoCribbageOptions
 from arena.games.domino_cribbage.scoring import peg_items, show
 from arena.games.domino_cribbage.tiles import (
-    DISCARD_TEXT, DISCARDS, INDEX, IS_DOUBLE, N_TILES, TEXT, VALUE,
+    DISCARD_TEXT,
+    DISCARDS,
+    INDEX,
+    IS_DOUBLE,
+    N_TILES,
+    TEXT,
+    VALUE,
 )
 
 DISCARD, PLAY, OVER = "discard", "play", "over"
@@ -305,7 +311,7 @@ class DominoCribbageState(State):
         return out
 
     # ----- copies ---------------------------------------------------------------------------
-    def clone(self) -> "DominoCribbageState":
+    def clone(self) -> DominoCribbageState:
         new = object.__new__(DominoCribbageState)
         d = new.__dict__
         d.update(self.__dict__)
@@ -329,7 +335,7 @@ class DominoCribbageState(State):
     @classmethod
     def from_position(cls, options: DominoCribbageOptions, hands: list[list[int]], dealer: int,
                       starter: int, scores: list[int] | None = None, seed: int = 0,
-                      hand_no: int = 1) -> "DominoCribbageState":
+                      hand_no: int = 1) -> DominoCribbageState:
         """A match whose current hand is dealt ``hands`` (six tiles each, by seat) with ``starter``
         to be turned up after the discards. Later hands are shuffled from ``seed``."""
         state = object.__new__(cls)

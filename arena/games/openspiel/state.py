@@ -232,7 +232,7 @@ class OpenSpielState(State):
         obs["moves"] = self.moves
         return obs
 
-    def clone(self) -> "OpenSpielState":
+    def clone(self) -> OpenSpielState:
         copy = type(self).__new__(type(self))
         copy.__dict__.update(self.__dict__)
         if self.game.seeded:  # its own game, whose random state is where this one's was

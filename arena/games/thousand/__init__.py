@@ -7,8 +7,8 @@ from typing import Any
 
 from arena.game import HIDDEN, Game, hidden_hands
 from arena.games.thousand.options import ThousandOptions
-from arena.games.thousand.state import ThousandState
 from arena.games.thousand.seat_text import describe_observation
+from arena.games.thousand.state import ThousandState
 
 
 class Thousand(Game):

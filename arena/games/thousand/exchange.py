@@ -6,7 +6,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from arena.games.thousand.actions import (
-    BURY_TEXT, GIVE_TEXT, KEEP, PLAY_ON, RAISE_TEXT, REDEAL, ROSPIS, bid_range,
+    BURY_TEXT,
+    GIVE_TEXT,
+    KEEP,
+    PLAY_ON,
+    RAISE_TEXT,
+    REDEAL,
+    ROSPIS,
+    bid_range,
 )
 from arena.games.thousand.cards import CARD_TEXT, card_points
 from arena.games.thousand.phases import BURY, GIVE, RAISE, REDEAL_ASK

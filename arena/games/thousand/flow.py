@@ -21,7 +21,7 @@ class Carry:
         self.attempts = [0] * n
         self.falls = [0] * n
 
-    def copy(self) -> "Carry":
+    def copy(self) -> Carry:
         new = Carry.__new__(Carry)
         new.totals = list(self.totals)
         new.bolts = list(self.bolts)

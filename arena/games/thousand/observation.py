@@ -6,19 +6,42 @@ from typing import TYPE_CHECKING, Any
 
 from arena.game import TERMINAL, Chance, Result
 from arena.games.thousand.actions import (
-    BURY_HIDDEN, BURY_TEXT, GIVE_HIDDEN, GIVE_TEXT, PASS, PLAY_ON, PRIKUP_TEXT, REDEAL,
+    BURY_HIDDEN,
+    BURY_TEXT,
+    GIVE_HIDDEN,
+    GIVE_TEXT,
+    PASS,
+    PLAY_ON,
+    PRIKUP_TEXT,
+    REDEAL,
 )
 from arena.games.thousand.cards import (
-    ACE_MARRIAGE_VALUE, ACES, CARD_OF, CARD_TEXT, DECK, KING, QUEEN, SUITS,
+    ACE_MARRIAGE_VALUE,
+    ACES,
+    CARD_OF,
+    CARD_TEXT,
+    DECK,
+    KING,
+    QUEEN,
+    SUITS,
 )
 from arena.games.thousand.flow import Carry
 from arena.games.thousand.phases import (
-    AUCTION, BURY, DARK_BID, GIVE, OVER, PHASES, PLAY, PRIKUP, RAISE, REDEAL_ASK,
+    AUCTION,
+    BURY,
+    DARK_BID,
+    GIVE,
+    OVER,
+    PHASES,
+    PLAY,
+    PRIKUP,
+    RAISE,
+    REDEAL_ASK,
 )
 
 if TYPE_CHECKING:
-    from arena.games.thousand.options import ThousandOptions
     from arena.games.thousand.match import Match
+    from arena.games.thousand.options import ThousandOptions
 
 # a give or a burial in the log, as a seat that did not see the card reads it
 _HIDDEN: dict[str, tuple[str, int | None]] = {GIVE_TEXT[c][s]: (GIVE_HIDDEN[s], s) for c in DECK for s in range(4)}

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from arena.games.thousand.cards import (
-    ACE_MARRIAGE_VALUE, MARRIAGE_VALUE, NINES, POINTS, has_four_aces, marriages_in,
+    ACE_MARRIAGE_VALUE,
+    MARRIAGE_VALUE,
+    NINES,
+    POINTS,
+    has_four_aces,
+    marriages_in,
 )
 
 

@@ -16,7 +16,14 @@ from arena.games.thousand.cards import CARD_TEXT, DECK
 from arena.games.thousand.flow import Carry
 from arena.games.thousand.options import ThousandOptions
 from arena.games.thousand.phases import (
-    AUCTION, BURY, DARK_BID, GIVE, PLAY, PRIKUP, RAISE, REDEAL_ASK,
+    AUCTION,
+    BURY,
+    DARK_BID,
+    GIVE,
+    PLAY,
+    PRIKUP,
+    RAISE,
+    REDEAL_ASK,
 )
 
 _TRICK_SIZE = {2: 2, 3: 3, 4: 3}
@@ -217,7 +224,7 @@ class ThousandState(State):
         return Result.from_scores(totals)  # §14: a capped match ranks by totals
 
     # ----- copies ---------------------------------------------------------------------------
-    def clone(self) -> "ThousandState":
+    def clone(self) -> ThousandState:
         new = object.__new__(ThousandState)
         d = self.__dict__
         new.__dict__.update(d)
@@ -249,7 +256,7 @@ class ThousandState(State):
     def from_observation(cls, options: ThousandOptions, obs: dict[str, Any], chance: Chance, *,
                          hands: list[list[int]], prikups: list[list[int]], taken: list[int],
                          rest_prikup: list[int], given: list[list[int]], buried: int | None,
-                         log: list[tuple[int, str]]) -> "ThousandState":
+                         log: list[tuple[int, str]]) -> ThousandState:
         """The state that ``obs`` shows, with the cards it hides given: every hand, the prikups
         (as dealt, before the declarer took one), the taken prikup, the 2-player other prikup
         (with the buried card), the passes ``[[to, card], …]``, the buried card and this deal's
@@ -262,7 +269,7 @@ class ThousandState(State):
     @classmethod
     def from_deal(cls, options: ThousandOptions, hands: list[list[int]], prikups: list[list[int]],
                   dealer: int = 0, totals: list[int] | None = None, deal_no: int = 1,
-                  seed: int = 0, carry: Carry | None = None) -> "ThousandState":
+                  seed: int = 0, carry: Carry | None = None) -> ThousandState:
         """A match whose current deal starts from given hands and prikups (for tests).
 
         Later deals are shuffled from ``seed``; ``carry`` (or ``totals``) sets the state the rules

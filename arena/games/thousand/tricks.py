@@ -7,8 +7,16 @@ from typing import TYPE_CHECKING
 
 from arena.games.thousand.actions import MARRIAGE_TEXT, PLAY_TEXT
 from arena.games.thousand.cards import (
-    ACE, ACE_MARRIAGE_VALUE, CARD_TEXT, MARRIAGE_VALUE, PARTNER, POINTS, SUIT_OF, SUITS,
-    card_points, has_four_aces,
+    ACE,
+    ACE_MARRIAGE_VALUE,
+    CARD_TEXT,
+    MARRIAGE_VALUE,
+    PARTNER,
+    POINTS,
+    SUIT_OF,
+    SUITS,
+    card_points,
+    has_four_aces,
 )
 from arena.games.thousand.phases import PLAY
 

@@ -114,7 +114,7 @@ class ToyDiceState(State):
     def scores(self) -> tuple[int, ...]:
         return tuple(self.totals)
 
-    def clone(self) -> "ToyDiceState":
+    def clone(self) -> ToyDiceState:
         raise NotImplementedError
 
 

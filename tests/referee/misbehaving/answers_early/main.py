@@ -1,4 +1,5 @@
 import sys
+
 from protocol.sdk import read_message, run
 from protocol.wire import encode
 

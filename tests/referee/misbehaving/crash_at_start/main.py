@@ -1,3 +1,4 @@
 import sys
+
 print("loading my model...", file=sys.stderr)
 raise RuntimeError("model file not found")

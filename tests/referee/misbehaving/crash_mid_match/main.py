@@ -1,4 +1,5 @@
 import random
+
 from protocol.sdk import run
 
 

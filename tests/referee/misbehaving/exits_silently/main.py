@@ -1,4 +1,5 @@
 import sys
+
 from protocol.sdk import run
 
 run(lambda observation, legal: sys.exit(0))

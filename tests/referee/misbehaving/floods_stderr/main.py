@@ -1,5 +1,6 @@
 import random
 import sys
+
 from protocol.sdk import run
 
 line = "debug " * 1000 + "\n"

@@ -1,5 +1,6 @@
 import struct
 import sys
+
 from protocol.sdk import read_message, write_message
 
 write_message(sys.stdout.buffer, {"type": "ready", "protocol": 1})

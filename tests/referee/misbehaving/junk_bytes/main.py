@@ -1,4 +1,5 @@
 import sys
+
 from protocol.sdk import read_message, write_message
 
 write_message(sys.stdout.buffer, {"type": "ready", "protocol": 1})

@@ -1,5 +1,6 @@
 import sys
 import time
+
 from protocol.sdk import write_message
 
 write_message(sys.stdout.buffer, {"type": "ready", "protocol": 1})

@@ -1,5 +1,6 @@
 import sys
 import time
+
 from protocol.sdk import read_message
 
 read_message(sys.stdin.buffer)

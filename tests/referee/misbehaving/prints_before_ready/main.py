@@ -1,4 +1,5 @@
 import sys
+
 from protocol.sdk import read_message, write_message
 
 read_message(sys.stdin.buffer)

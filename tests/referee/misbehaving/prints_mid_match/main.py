@@ -1,4 +1,5 @@
 import sys
+
 from protocol.sdk import read_message, write_message
 
 asked = 0

@@ -1,5 +1,7 @@
 import time
+
 from protocol.sdk import run
+
 
 def choose(observation, legal):
     time.sleep(60)

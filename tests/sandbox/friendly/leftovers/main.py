@@ -34,6 +34,7 @@ for entry in ("/tmp", "/dev/shm"):
 namespaces = " ".join(os.readlink(f"/proc/self/ns/{kind}") for kind in ("pid", "net", "mnt", "ipc", "uts"))
 processes = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
 import ctypes  # noqa: E402
+
 userns = "allowed" if ctypes.CDLL(None).unshare(0x10000000) == 0 else "denied"  # a nested one
 print(f"FOUND {found}", file=sys.stderr)
 print(f"WHO uid={os.getuid()} pid={os.getpid()} processes={processes} rng={random.random()!r} "

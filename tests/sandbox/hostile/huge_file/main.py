@@ -1,5 +1,6 @@
 import os
 import sys
+
 from protocol.sdk import run
 
 MiB = 1 << 20

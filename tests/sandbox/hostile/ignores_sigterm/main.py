@@ -1,5 +1,6 @@
 import signal
 import time
+
 from protocol.sdk import run
 
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):

@@ -2,6 +2,7 @@ import ctypes
 import os
 import random
 import sys
+
 from protocol.sdk import run
 
 tag = f"arena-hostile-leftover-{os.getuid()}"

@@ -2,6 +2,7 @@ import os
 import random
 import sys
 import time
+
 from protocol.sdk import run
 
 CHILDREN, CHUNKS, MiB = 8, 5, 1 << 20

@@ -1,6 +1,7 @@
 import random
 import socket
 import sys
+
 from protocol.sdk import run
 
 for target in sys.argv[1:]:

@@ -1,6 +1,7 @@
 import os
 import random
 import sys
+
 from protocol.sdk import run
 
 for target in sys.argv[1:]:

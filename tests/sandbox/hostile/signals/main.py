@@ -2,6 +2,7 @@ import os
 import random
 import signal
 import sys
+
 from protocol.sdk import run
 
 targets = [("parent", os.getppid()), ("parent's group", -os.getpgid(os.getppid()))]

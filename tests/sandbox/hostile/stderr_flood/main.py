@@ -1,4 +1,5 @@
 import os
+
 from protocol.sdk import run
 
 

@@ -1,6 +1,7 @@
 import os
 import random
 import sys
+
 from protocol.sdk import run
 
 print(f"STARTED ON {sorted(os.sched_getaffinity(0))}", file=sys.stderr)

@@ -1,6 +1,7 @@
 import os
 import random
 import sys
+
 from protocol.sdk import run
 
 here = os.path.dirname(os.path.abspath(__file__))
