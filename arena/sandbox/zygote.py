@@ -32,15 +32,7 @@ from pathlib import Path
 from arena.bots import BotSpec
 from arena.sandbox import files, users
 from arena.sandbox.cgroups import CpuPin, MemoryCap
-from arena.sandbox.command import (
-    ETC_ENTRIES,
-    SCRATCH_MOUNT,
-    SDK_MOUNT,
-    SYSTEM_PATH,
-    MiB,
-    environment,
-    rlimit_values,
-)
+from arena.sandbox.command import ETC_ENTRIES, SCRATCH_MOUNT, SDK_MOUNT, SYSTEM_PATH, MiB, environment, rlimit_values
 from arena.sandbox.limits import BWRAP, Limits
 
 SERVER = Path(__file__).with_name("zygote_server.py")

@@ -16,26 +16,14 @@ from arena.bots import bundled_bot, folder_hash
 from arena.cli import cli
 from arena.errors import ArenaError
 from tournaments import cores
-from tournaments.cluster import (
-    BundlePlugin,
-    DaskBackend,
-    cached_bot_folder,
-    pack_folder,
-    warm_handed_out,
-)
+from tournaments.cluster import BundlePlugin, DaskBackend, cached_bot_folder, pack_folder, warm_handed_out
 from tournaments.config import load_config
 from tournaments.run import prepare, run_tournament
 from tournaments.store import Store
 
 from ..tournaments.conftest import make_bot, small_config, write_config
 from ..tournaments.test_cores import Claimers
-from ..tournaments.test_run import (
-    AFFINITY_BOT,
-    StopAfter,
-    check_one_core_per_worker,
-    comparable_rows,
-    ratings_of,
-)
+from ..tournaments.test_run import AFFINITY_BOT, StopAfter, check_one_core_per_worker, comparable_rows, ratings_of
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 

@@ -21,15 +21,7 @@ from arena.game import TERMINAL
 from arena.games import get_game
 from arena.games.domino_cribbage.scoring import peg_items, peg_points, show_items, show_points
 from arena.games.domino_cribbage.state import DominoCribbageState
-from arena.games.domino_cribbage.tiles import (
-    DISCARDS,
-    INDEX,
-    N_TILES,
-    VALUE,
-    discard_text,
-    parse_tile,
-    parse_tiles,
-)
+from arena.games.domino_cribbage.tiles import DISCARDS, INDEX, N_TILES, VALUE, discard_text, parse_tile, parse_tiles
 
 GAME = get_game("domino-cribbage")
 

@@ -9,15 +9,7 @@ import pytest
 from arena.bots import load_bot
 from arena.connection import STDERR_TAIL
 from arena.games import get_game
-from arena.record import (
-    BUILD_FAILED,
-    CRASH,
-    HANDSHAKE_FAILED,
-    ILLEGAL_ACTION,
-    OK,
-    PROTOCOL_ERROR,
-    TIMEOUT,
-)
+from arena.record import BUILD_FAILED, CRASH, HANDSHAKE_FAILED, ILLEGAL_ACTION, OK, PROTOCOL_ERROR, TIMEOUT
 from arena.referee import TimeControl, play_match
 from tests.conftest import surviving_children
 

@@ -17,14 +17,7 @@ from arena.errors import ArenaError
 from arena.record import OK
 from arena.referee import TimeControl, play_match
 from arena.sandbox import Limits, levels, users
-from tests.sandbox.conftest import (
-    FRIENDLY,
-    HAVE_BWRAP,
-    IS_ROOT,
-    LEVELS,
-    NO_BWRAP,
-    assert_nothing_survives,
-)
+from tests.sandbox.conftest import FRIENDLY, HAVE_BWRAP, IS_ROOT, LEVELS, NO_BWRAP, assert_nothing_survives
 
 TC = TimeControl(move_ms=2000, bank_ms=2000, startup_ms=5000)
 

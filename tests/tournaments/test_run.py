@@ -22,13 +22,7 @@ from typing import Any
 import pytest
 
 from arena.record import MatchRecord
-from tournaments.backends import (
-    Finished,
-    MatchJob,
-    ProcessBackend,
-    SerialBackend,
-    play_job,
-)
+from tournaments.backends import Finished, MatchJob, ProcessBackend, SerialBackend, play_job
 from tournaments.config import ConfigError, load_config
 from tournaments.ratings import compute_ratings
 from tournaments.replay import replay_match

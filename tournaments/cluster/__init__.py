@@ -54,13 +54,7 @@ from tournaments.cluster.bundles import (
     forget_verified,
     pack_folder,
 )
-from tournaments.cluster.worker import (
-    cached_bot_folder,
-    code_fingerprint,
-    play_on_worker,
-    warm_handed_out,
-    worker_info,
-)
+from tournaments.cluster.worker import cached_bot_folder, code_fingerprint, play_on_worker, warm_handed_out, worker_info
 
 
 def __getattr__(name: str) -> Any:

@@ -13,15 +13,7 @@ from typing import Any, cast
 from arena.game import TERMINAL, Chance, Result, State
 from arena.games.domino_cribbage.options import DominoCribbageOptions
 from arena.games.domino_cribbage.scoring import peg_items, show
-from arena.games.domino_cribbage.tiles import (
-    DISCARD_TEXT,
-    DISCARDS,
-    INDEX,
-    IS_DOUBLE,
-    N_TILES,
-    TEXT,
-    VALUE,
-)
+from arena.games.domino_cribbage.tiles import DISCARD_TEXT, DISCARDS, INDEX, IS_DOUBLE, N_TILES, TEXT, VALUE
 
 DISCARD, PLAY, OVER = "discard", "play", "over"
 GO = "go"

@@ -5,16 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from arena.games.thousand.actions import (
-    BURY_TEXT,
-    GIVE_TEXT,
-    KEEP,
-    PLAY_ON,
-    RAISE_TEXT,
-    REDEAL,
-    ROSPIS,
-    bid_range,
-)
+from arena.games.thousand.actions import BURY_TEXT, GIVE_TEXT, KEEP, PLAY_ON, RAISE_TEXT, REDEAL, ROSPIS, bid_range
 from arena.games.thousand.cards import CARD_TEXT, card_points
 from arena.games.thousand.phases import BURY, GIVE, RAISE, REDEAL_ASK
 from arena.games.thousand.scoring import max_bid, may_demand_redeal

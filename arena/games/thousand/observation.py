@@ -15,29 +15,9 @@ from arena.games.thousand.actions import (
     PRIKUP_TEXT,
     REDEAL,
 )
-from arena.games.thousand.cards import (
-    ACE_MARRIAGE_VALUE,
-    ACES,
-    CARD_OF,
-    CARD_TEXT,
-    DECK,
-    KING,
-    QUEEN,
-    SUITS,
-)
+from arena.games.thousand.cards import ACE_MARRIAGE_VALUE, ACES, CARD_OF, CARD_TEXT, DECK, KING, QUEEN, SUITS
 from arena.games.thousand.flow import Carry
-from arena.games.thousand.phases import (
-    AUCTION,
-    BURY,
-    DARK_BID,
-    GIVE,
-    OVER,
-    PHASES,
-    PLAY,
-    PRIKUP,
-    RAISE,
-    REDEAL_ASK,
-)
+from arena.games.thousand.phases import AUCTION, BURY, DARK_BID, GIVE, OVER, PHASES, PLAY, PRIKUP, RAISE, REDEAL_ASK
 
 if TYPE_CHECKING:
     from arena.games.thousand.match import Match

@@ -2,14 +2,7 @@
 (docs/games/thousand.md §5, §6, §8; rules T-6, T-10, T-19, T-21)."""
 from __future__ import annotations
 
-from arena.games.thousand.cards import (
-    ACE_MARRIAGE_VALUE,
-    MARRIAGE_VALUE,
-    NINES,
-    POINTS,
-    has_four_aces,
-    marriages_in,
-)
+from arena.games.thousand.cards import ACE_MARRIAGE_VALUE, MARRIAGE_VALUE, NINES, POINTS, has_four_aces, marriages_in
 
 
 def round5(points: int) -> int:

@@ -15,16 +15,7 @@ from arena.games.thousand.actions import ACTIONS
 from arena.games.thousand.cards import CARD_TEXT, DECK
 from arena.games.thousand.flow import Carry
 from arena.games.thousand.options import ThousandOptions
-from arena.games.thousand.phases import (
-    AUCTION,
-    BURY,
-    DARK_BID,
-    GIVE,
-    PLAY,
-    PRIKUP,
-    RAISE,
-    REDEAL_ASK,
-)
+from arena.games.thousand.phases import AUCTION, BURY, DARK_BID, GIVE, PLAY, PRIKUP, RAISE, REDEAL_ASK
 
 _TRICK_SIZE = {2: 2, 3: 3, 4: 3}
 
