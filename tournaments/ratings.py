@@ -9,7 +9,7 @@
   failed bot ranks last (the referee's rule).
 - Matches are applied in schedule order, whatever order they finished in, so a parallel run and a
   serial run rate exactly alike.
-- Only the matches among the current versions are rated (``Store.current_matches``): a match with
+- Only the matches among the current versions are rated (``store.matches.current()``): a match with
   an old, withdrawn or suspended version leaves the standings of everyone in it, and a withdrawn
   or suspended entrant has no standing.
 - The leaderboard sorts by ``expose()`` = μ − 3σ, trueskill's documented leaderboard key, as

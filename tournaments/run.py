@@ -203,7 +203,7 @@ def check_same_tournament(store: Store, prepared: Prepared) -> Schedule:
     Returns the store's first schedule."""
     where = f"output folder {str(prepared.output)!r} holds a different tournament"
     advice = (f"; use another output folder (--output), or delete {store.path} to start over")
-    stored = TournamentConfig.from_dict(store.meta.config_dict()).identity()
+    stored = store.meta.config().identity()
     key, old, new = _first_difference(stored, prepared.config.identity())
     if key == "seed":  # the seeds are secrets: say they differ, not what they are
         raise ConfigError(f"{where}: its 'seed' differs from this config's{advice}")
@@ -229,7 +229,7 @@ def check_same_tournament(store: Store, prepared: Prepared) -> Schedule:
 
 
 def stored_config(store: Store) -> TournamentConfig:
-    return TournamentConfig.from_dict(store.meta.config_dict())
+    return store.meta.config()
 
 
 def _first_difference(old: Any, new: Any, path: str = "") -> tuple[str | None, Any, Any]:
