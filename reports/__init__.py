@@ -35,8 +35,10 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
     """Render the tournament stored in ``output_dir`` into ``site_dir`` (default:
     ``output_dir/site``), a folder that must not hold the store.
 
-    Returns the path of ``index.html``. Rendering the same store again gives the same files, and
-    rewrites none of them. ``live``: a tournament still running: only the index and the
+    The store is read once, read-only, and closed before any page is written
+    (``reports.source.load``). Returns the path of ``index.html``. Rendering the same store again
+    gives the same files, and rewrites none of them; the records the site holds already are not
+    read again. ``live``: a tournament still running: only the index and the
     head-to-head page, which reload themselves every 30 s (``reports.live``). ``records``: how
     the match records are written, ``"bytes"`` (the smallest) or ``"base64"`` (for web servers
     that declare scripts UTF-8, such as GitHub Pages; ``reports.render``). ``reveal_seed``: show
