@@ -72,7 +72,7 @@ def run_once(game: str, kind: str, workers: int, entrants: int, rounds: int, fol
             result = run_tournament(prepared, backend=backend, progress=False)
     elapsed = time.perf_counter() - started
     with Store.open(result.store) as store:
-        matches = store.matches()
+        matches = store.matches.all()
     times = sorted(datetime.fromisoformat(m.finished_at).timestamp() for m in matches)
     steady = (len(times) - 1) / (times[-1] - times[0])
     return Figures(result.played / elapsed, steady, result.played,

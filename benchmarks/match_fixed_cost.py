@@ -69,8 +69,8 @@ def run(meter: CpuMeter, folder: Path, name: str, game: str, options: dict, fork
     result = run_tournament(prepared, workers=workers, progress=False)
     spent = (meter.usage_ns() - before) / 1e6
     with Store.open(result.store) as store:
-        matches = store.matches()
-        decisions = sum(len(store.record(m.id).decisions) for m in matches)
+        matches = store.matches.all()
+        decisions = sum(len(store.matches.record(m.id).decisions) for m in matches)
     return spent / len(matches), decisions / len(matches), len(matches)
 
 

@@ -73,15 +73,15 @@ def fill_synthetic(prepared: Prepared) -> None:
 
         sample = play_job(job(prepared, field, todo[0])).record
         text = sample.to_json()
-        run_id = store.begin_run("benchmark", 1)
+        run_id = store.meta.begin_run("benchmark", 1)
         for match in todo:
             record = MatchRecord.from_json(text)
             record.seed = match.seed
             for seat, e in zip(record.seats, match.seats):
                 seat["name"] = field.entrants[e].name
-            store.add_match(match, record, startup_ms=0.0, wall_ms=record.duration_ms,
+            store.matches.add(match, record, startup_ms=0.0, wall_ms=record.duration_ms,
                             worker="benchmark", run_id=run_id)
-        store.end_run(run_id, "complete")
+        store.meta.end_run(run_id, "complete")
 
 
 class TimedReport:

@@ -157,14 +157,14 @@ def build_store(game: Game, folder: Path, matches: int) -> None:
                          schedule_hash=schedule_hash(schedule))
     started = time.monotonic()
     with store:
-        run_id = store.begin_run("benchmark", 1)
+        run_id = store.meta.begin_run("benchmark", 1)
         for i, scheduled in enumerate(schedule.matches[:matches], start=1):
             record, startup = play(game, scheduled.seats, scheduled.seed, scheduled.id)
-            store.add_match(PlannedMatch.of(scheduled), record, startup_ms=startup,
+            store.matches.add(PlannedMatch.of(scheduled), record, startup_ms=startup,
                             wall_ms=record.duration_ms + startup, worker="bench", run_id=run_id)
             if i % 1000 == 0:
                 print(f"  stored {i:,} matches ({time.monotonic() - started:.0f} s)", flush=True)
-        store.end_run(run_id, "complete")
+        store.meta.end_run(run_id, "complete")
 
 
 def note_figures(game: Game, sample: int) -> tuple[float, float, float, float]:
@@ -192,7 +192,7 @@ def note_figures(game: Game, sample: int) -> tuple[float, float, float, float]:
 def stored_count(folder: Path) -> int:
     try:
         with Store.open(folder) as store:
-            return store.count()[0]
+            return store.matches.count()[0]
     except Exception:  # noqa: BLE001  (no store, or not one this version reads)
         return -1
 

@@ -171,8 +171,8 @@ def main() -> None:
                         admitted[name] = time.monotonic()
             if Store.is_initialised(store_path(output)):
                 with Store.open(output) as store:
-                    ids = {e.id: e.name for e in store.entrants()}
-                    seated = {ids[e] for m in store.matches() for e in m.seats}
+                    ids = {e.id: e.name for e in store.field.entrants()}
+                    seated = {ids[e] for m in store.matches.all() for e in m.seats}
                 for name in seated - set(first_match):
                     first_match[name] = time.monotonic()
             time.sleep(0.5)

@@ -96,7 +96,7 @@ def run_once(game: str, workers: int, entrants: int, rounds: int, folder: Path, 
     busy = ((cpu_after[0] - cpu_before[0]) / (cpu_after[1] - cpu_before[1]) * (os.cpu_count() or 1)
             if cpu_before and cpu_after else float("nan"))
     with Store.open(result.store) as store:
-        matches = store.matches()
+        matches = store.matches.all()
     startup = sum(m.startup_ms for m in matches)
     wall = sum(m.wall_ms for m in matches)
     times = sorted(datetime.fromisoformat(m.finished_at).timestamp() for m in matches)

@@ -78,11 +78,11 @@ def _read_leaderboard(contest: Contest) -> list[dict[str, Any]]:
     from tournaments.ratings import compute_ratings
     with Store.open(path) as store:
         ratings = compute_ratings(store)
-        settings = store.report_settings()
-        entrants = store.entrants()
+        settings = store.meta.report_settings()
+        entrants = store.field.entrants()
     names = {e.id: e.name for e in entrants}
-    if settings.get("anonymous") and settings.get("alias_key"):
-        aliases = draw_aliases(settings["alias_key"], names, settings.get("references", ()))
+    if settings.anonymous and settings.alias_key:
+        aliases = draw_aliases(settings.alias_key, names, settings.references)
         names = {e: aliases[e].name if e in aliases else n for e, n in names.items()}
     return [{"rank": i, "name": names.get(s.entrant.id, s.entrant.name),
              "rating": f"{s.mu - 3 * s.sigma:.2f}", "matches": s.matches, "wins": s.wins}
@@ -121,14 +121,14 @@ def match_view(contest: Contest, author: str, match_id: int) -> dict[str, Any] |
     if not Store.is_initialised(path):
         return None
     with Store.open(path) as store:
-        names = {e.id: e.name for e in store.entrants()}
-        row = next((m for m in store.matches() if m.id == match_id), None)
+        names = {e.id: e.name for e in store.field.entrants()}
+        row = next((m for m in store.matches.all() if m.id == match_id), None)
         if row is None:
             return None
         seats = [s for s, e in enumerate(row.seats) if names.get(e) == author]
         if not seats:
             return None
-        text = store.record_json(match_id)
+        text = store.matches.record_json(match_id)
     record = json.loads(text) if text else {}
     seat = seats[0]
     notes = [(d.get("decision", i), d.get("note", "")) for i, d in enumerate(record.get("decisions", []))
@@ -147,9 +147,9 @@ def teacher_view(contest: Contest) -> dict[str, Any]:
     path = store_path(contest.output)
     if Store.is_initialised(path):
         with Store.open(path) as store:
-            latest = store.latest()
+            latest = store.field.latest()
             states = {e.name: f"version {latest[e.id].version}, {latest[e.id].state}"
-                      for e in store.entrants() if e.id in latest}
+                      for e in store.field.entrants() if e.id in latest}
     authors = [{"name": n, "since": c[:19].replace("T", " "), "revoked": r,
                 "state": states.get(n, "no version admitted")} for n, c, r in contest.db.authors()]
     uploads = contest.db.uploads()

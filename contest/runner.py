@@ -37,10 +37,9 @@ from contest.db import ADMITTED, BUILDING, CHECKING, QUEUED, REFUSED, ContestDB
 from contest.uploads import Limits, UploadError, unpack
 from tournaments.config import TournamentConfig, load_config
 from tournaments.field import SNAPSHOTS
-from tournaments.field_tables import CURRENT, SUSPENDED
 from tournaments.lock import output_lock
 from tournaments.run import Prepared, RunResult, run_tournament
-from tournaments.store import Store, store_path
+from tournaments.store import CURRENT, SUSPENDED, Store, store_path
 from tournaments.watch import Watch
 
 INTERVAL = 10.0  # seconds between looks when nothing wakes the loop
@@ -226,15 +225,15 @@ class Contest:
             if not Store.is_initialised(path):
                 continue
             with Store.open(path, write=True) as store:
-                entrant = next((e for e in store.entrants() if e.name == author), None)
+                entrant = next((e for e in store.field.entrants() if e.name == author), None)
                 if entrant is None:
                     continue
-                version = store.latest()[entrant.id]
+                version = store.field.latest()[entrant.id]
                 if action == SUSPEND and version.state == CURRENT:
-                    store.set_state(entrant.id, version.version, SUSPENDED, "suspended by the teacher")
+                    store.field.set_state(entrant.id, version.version, SUSPENDED, "suspended by the teacher")
                     self.say(f"{author} (version {version.version}) is suspended by the teacher")
                 elif action == RESTORE and version.state == SUSPENDED:
-                    store.set_state(entrant.id, version.version, CURRENT)
+                    store.field.set_state(entrant.id, version.version, CURRENT)
                     self.say(f"{author} (version {version.version}) is restored by the teacher")
             if self.watch is not None:
                 self.watch.last = None  # the field changed: the next look plays what it needs

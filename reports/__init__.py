@@ -35,8 +35,10 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
     """Render the tournament stored in ``output_dir`` into ``site_dir`` (default:
     ``output_dir/site``), a folder that must not hold the store.
 
-    Returns the path of ``index.html``. Rendering the same store again gives the same files, and
-    rewrites none of them. ``live``: a tournament still running: only the index and the
+    The store is read once, read-only, and closed before any page is written
+    (``reports.source.load``). Returns the path of ``index.html``. Rendering the same store again
+    gives the same files, and rewrites none of them; the records the site holds already are not
+    read again. ``live``: a tournament still running: only the index and the
     head-to-head page, which reload themselves every 30 s (``reports.live``). ``records``: how
     the match records are written, ``"bytes"`` (the smallest) or ``"base64"`` (for web servers
     that declare scripts UTF-8, such as GitHub Pages; ``reports.render``). ``reveal_seed``: show
@@ -48,7 +50,7 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
     render also writes each author's private page to ``output_dir/authors/`` (``reports.authors``).
     """
     from arena.errors import ArenaError
-    from reports.render import write_site
+    from reports.render import published_records, write_site
     from reports.source import load
     from tournaments.store import store_path
 
@@ -59,27 +61,25 @@ def render_site(output_dir: Path | str, site_dir: Path | str | None = None, *,
         raise ArenaError(f"site folder {str(site)!r} holds the tournament store {str(store)!r}, "
                          "which must not be published (it keeps the secret seed); write the site "
                          "to another folder")
-    data, opened = load(output_dir, reveal_seed=reveal_seed)
-    try:
-        full, submissions = data, opened.submissions()
-        public = {e.id: e.name for e in data.entrants}
-        if data.anonymous:  # aliases from here on; the mapping beside the store, not in the site
-            from reports.anonymous import anonymise, write_aliases
-            data, aliases = anonymise(data, opened.report_settings()["alias_key"])
-            write_aliases(output_dir, aliases)
-            public.update((row.entrant.id, row.alias) for row in aliases)
-        elif not logs:
-            from reports.anonymous import without_logs
-            data = without_logs(data)
-        over = data.summary is not None and data.summary.finished  # no deal to come
-        if reveal_seed and data.planned is not None and len(data.matches) < data.planned \
-                and not over:
-            raise ArenaError(f"{output_dir}: {len(data.matches)} of {data.planned} matches played; "
-                             "the seed stays secret until every match is played (anyone who knew "
-                             "it could work out the deals still to come)")
-        if not live:  # each author's own page, beside the site (reports.authors)
-            from reports.authors import write_author_pages
-            write_author_pages(output_dir, full, submissions, public)
-        return write_site(data, site, live=live, records=records)
-    finally:
-        opened.close()
+    # the reading stage: the store read once, read-only, and closed before any page is rendered
+    reading = load(output_dir, reveal_seed=reveal_seed, records=None if live else (
+        lambda anonymous: published_records(site, records, anonymous)))
+    data = full = reading.data
+    public = {e.id: e.name for e in data.entrants}
+    if data.anonymous:  # aliases from here on; the mapping beside the store, not in the site
+        from reports.anonymous import anonymise, write_aliases
+        data, aliases = anonymise(data, reading.alias_key)
+        write_aliases(output_dir, aliases)
+        public.update((row.entrant.id, row.alias) for row in aliases)
+    elif not logs:
+        from reports.anonymous import without_logs
+        data = without_logs(data)
+    over = data.summary is not None and data.summary.finished  # no deal to come
+    if reveal_seed and data.planned is not None and len(data.matches) < data.planned and not over:
+        raise ArenaError(f"{output_dir}: {len(data.matches)} of {data.planned} matches played; "
+                         "the seed stays secret until every match is played (anyone who knew "
+                         "it could work out the deals still to come)")
+    if not live:  # each author's own page, beside the site (reports.authors)
+        from reports.authors import write_author_pages
+        write_author_pages(output_dir, full, reading.submissions, public)
+    return write_site(data, site, live=live, records=records)

@@ -17,7 +17,8 @@ ever holds a real name. What changes:
 - a submission not admitted is listed under its entrant's alias, or as "a new submission" when
   its folder is no entrant yet, with its reason scrubbed and without its stderr;
 - withdrawn and suspended entrants keep their state, with the reason scrubbed;
-- the match records are rewritten the same way (seats by alias, no folder, no content hash).
+- the match records are rewritten the same way (seats by alias, no folder, no content hash);
+- the standings, rating history and head-to-head tables follow the entrants to their new ids.
 
 :func:`write_aliases` writes the mapping for the organiser beside the store, never in the site.
 """
@@ -30,7 +31,7 @@ import io
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from arena.record import MatchRecord, pack_dict
 from reports.colours import PALETTE, colour_places
 from reports.data import EntrantInfo, SubmissionInfo, TournamentData
 from tournaments.aliases import SPACE, draw_aliases
+from tournaments.ratings import Pair
 
 ALIASES_FILE = "aliases.csv"  # beside the store: alias -> entrant, for the organiser only
 NEW_SUBMISSION = "a new submission"  # a refused folder that is no entrant yet has no alias
@@ -106,7 +108,10 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
     matches = [dataclasses.replace(
         m, seats=tuple(public(s) for s in m.seats), reasons=tuple(scrub(r) for r in m.reasons),
         stderr_tails=tuple("" for _ in m.stderr_tails)) for m in data.matches]
-    record, record_blobs = scrubbed_records(data, name, scrub)
+    records = scrubbed_records(data, name, scrub)
+
+    def pairs(table: dict[tuple[int, int], Pair]) -> dict[tuple[int, int], Pair]:
+        return {(public(a), public(b)): p for (a, b), p in table.items()}
 
     summary = data.summary
     if summary is not None:  # the format's own: its names and entrant ids
@@ -115,7 +120,9 @@ def anonymise(data: TournamentData, key: str) -> tuple[TournamentData, list[Alia
         data, entrants=entrants, matches=matches,
         standings=[dataclasses.replace(s, entrant=public(s.entrant)) for s in data.standings],
         history={public(e): points for e, points in data.history.items()},
-        record=record, record_blobs=record_blobs, summary=summary, submissions=submissions,
+        records=records, pairs=pairs(data.pairs),
+        own_pairs={public(e): pairs(t) for e, t in data.own_pairs.items()},
+        summary=summary, submissions=submissions,
         references=frozenset(public(e) for e in data.references))
     rows = sorted((AliasRow(aliases[e.id].name, e) for e in data.entrants if e.id in aliases),
                   key=lambda r: r.entrant.id)
@@ -144,31 +151,15 @@ def without_logs(data: TournamentData) -> TournamentData:
     matches = [dataclasses.replace(m, stderr_tails=tuple("" for _ in m.stderr_tails))
                for m in data.matches]
     submissions = [dataclasses.replace(x, stderr_tail="") for x in data.submissions]
-    record, record_blobs = scrubbed_records(data, names, keep)
-    return dataclasses.replace(data, matches=matches, submissions=submissions, record=record,
-                               record_blobs=record_blobs)
+    return dataclasses.replace(data, matches=matches, submissions=submissions,
+                               records=scrubbed_records(data, names, keep))
 
 
-def scrubbed_records(data: TournamentData, names: dict[str, str], scrub: Callable[[Any], Any]) -> tuple[
-        Callable[[int], str | None],
-        Callable[[set[int]], Iterator[tuple[int, bytes]]] | None]:
-    """``data``'s readers of match records (as text, and packed for the site), each record
-    passed through :func:`scrub_record` on its way."""
-    def record(match_id: int) -> str | None:
-        text = data.record(match_id)
-        return None if text is None else json.dumps(
-            scrub_record(json.loads(text), names, scrub), ensure_ascii=False, separators=(",", ":"))
-
-    if data.record_blobs is None:
-        return record, None
-    stored = data.record_blobs
-
-    def record_blobs(skip: set[int]) -> Iterator[tuple[int, bytes]]:
-        for mid, blob in stored(skip):
-            full = json.loads(MatchRecord.unpack_json(blob))
-            yield mid, pack_dict(scrub_record(full, names, scrub))
-
-    return record, record_blobs
+def scrubbed_records(data: TournamentData, names: dict[str, str],
+                     scrub: Callable[[Any], Any]) -> dict[int, bytes]:
+    """``data``'s packed records, each passed through :func:`scrub_record`."""
+    return {mid: pack_dict(scrub_record(json.loads(MatchRecord.unpack_json(blob)), names, scrub))
+            for mid, blob in data.records.items()}
 
 
 def anonymous_submission(submission: SubmissionInfo, scrub: Scrubber) -> SubmissionInfo:

@@ -137,13 +137,11 @@ def load_author_pages(output_dir: Path) -> dict[str, AuthorPage]:
     server's, which renders them itself with its own forms)."""
     from reports.source import load
 
-    data, store = load(Path(output_dir))
-    try:
-        public = {e.id: e.name for e in data.entrants}
-        if data.anonymous:
-            from reports.anonymous import anonymise
-            _, aliases = anonymise(data, store.report_settings()["alias_key"])
-            public.update((row.entrant.id, row.alias) for row in aliases)
-        return {page.folder: page for page in author_pages(data, store.submissions(), public)}
-    finally:
-        store.close()
+    reading = load(Path(output_dir))  # no records: the pages do without them
+    data = reading.data
+    public = {e.id: e.name for e in data.entrants}
+    if data.anonymous:
+        from reports.anonymous import anonymise
+        _, aliases = anonymise(data, reading.alias_key)
+        public.update((row.entrant.id, row.alias) for row in aliases)
+    return {page.folder: page for page in author_pages(data, reading.submissions, public)}

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from reports.colours import CHART_COLOURED
 from reports.data import RatingPoint
-from reports.model import nice_step
+from reports.text import nice_step
 
 WIDTH, HEIGHT = 960, 400
 LEFT, RIGHT, TOP, BOTTOM = 52, 30, 14, 40

@@ -1,16 +1,15 @@
 """What a report is made of: one tournament's entrants, matches, ratings and records, read once.
 
-This is the only module that knows the store. Everything after it (``model``, ``charts``,
-``render``) works on these plain dataclasses, so the pages can be tested and benchmarked without
-caring how the rows were stored.
+``reports.source`` reads them from the store and closes it; everything after it (``model``,
+``charts``, ``render``) works on these plain dataclasses, so the pages can be tested and
+benchmarked without caring how the rows were stored.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.ratings import TieBreak
+from tournaments.ratings import Pair, TieBreak
 
 
 @dataclass(frozen=True)
@@ -129,9 +128,13 @@ class TournamentData:
     matches: list[MatchInfo]
     standings: list[Standing]
     history: dict[int, list[RatingPoint]]  # entrant id -> rating after each of its matches
-    record: Callable[[int], str | None]  # match id -> the match record as JSON text
-    # ids to skip -> (id, packed record) of the others (the store's bytes); None: pack ``record``'s
-    record_blobs: Callable[[set[int]], Iterator[tuple[int, bytes]]] | None = None
+    # match id -> its packed record as stored (arena.record), for records/<id>.js: the matches
+    # whose record the site does not hold yet
+    records: dict[int, bytes] = field(default_factory=dict)
+    # (a, b) -> a's results with b at the table, over the rated matches (tournaments.ratings)
+    pairs: dict[tuple[int, int], Pair] = field(default_factory=dict)
+    # an entrant out of play -> the same table over its own last version's matches
+    own_pairs: dict[int, dict[tuple[int, int], Pair]] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)  # more config to show: format, time control…
     duration_s: float | None = None
     planned: int | None = None  # matches in the schedule, played or not

@@ -36,7 +36,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -132,7 +131,7 @@ class SiteWriter:
     @property
     def records_form(self) -> str:
         """What ``records/ENCODING`` holds: the encoding, then ``aliases`` in an anonymous site."""
-        return self.records + (" aliases" if self.data.anonymous else "")
+        return records_form(self.records, self.data.anonymous)
 
     def forget_other_form(self) -> None:
         """A site rendered with the entrants' names and now anonymously (or the other way round)
@@ -260,26 +259,18 @@ class SiteWriter:
                    drawer=self.drawer_for(self.data.game), game_title=self.model.game_title())
 
     def write_records(self) -> None:
-        """``records/<id>.js`` for every played match that has none yet (records never change)."""
+        """``records/<id>.js`` for every played match that has none yet (records never change),
+        from the packed records the data holds."""
         from arena.record import is_compact, pack_dict, page_blob
 
         folder = self.out / "records"
         marker = folder / "ENCODING"
-        if marker.is_file() and marker.read_text().strip() == self.records_form:
-            have = {int(n[:-3]) for n in os.listdir(folder) if n.endswith(".js") and n[:-3].isdigit()}
-        else:  # a new site, or one whose records are in the other encoding: write them all
-            have = set()
-            marker.write_text(self.records_form + "\n")
+        have = published_records(self.out, self.records, self.data.anonymous)
+        if not have and not (marker.is_file() and marker.read_text().strip() == self.records_form):
+            marker.write_text(self.records_form + "\n")  # a new site, or its records in the other form
         played = {m.id for m in self.data.matches if m.played}
-        blobs = self.data.record_blobs
-        if blobs is None:  # data built without a store: pack the records' JSON
-            def blobs(skip: set[int]) -> Iterator[tuple[int, bytes]]:
-                for mid in sorted(played - skip):
-                    text = self.data.record(mid)
-                    if text is not None:
-                        yield mid, pack_dict(json.loads(text))
-        for mid, blob in blobs(have):
-            if mid not in played:
+        for mid, blob in sorted(self.data.records.items()):
+            if mid not in played or mid in have:
                 continue
             if not is_compact(blob):  # a store written before the compact form: pack it again
                 from arena.record import MatchRecord
@@ -287,6 +278,21 @@ class SiteWriter:
             target = folder / f"{mid}.js"
             target.write_bytes(record_script(mid, page_blob(blob), self.records))
             self.written.append(f"records/{mid}.js")
+
+
+def records_form(encoding: str, anonymous: bool) -> str:
+    """What ``records/ENCODING`` holds: the encoding, then ``aliases`` in an anonymous site."""
+    return encoding + (" aliases" if anonymous else "")
+
+
+def published_records(site: Path, encoding: str, anonymous: bool) -> set[int]:
+    """The ids of the matches whose ``records/<id>.js`` the site holds already in this form (none
+    when it holds them in another: they are all written again)."""
+    folder = Path(site) / "records"
+    marker = folder / "ENCODING"
+    if not marker.is_file() or marker.read_text().strip() != records_form(encoding, anonymous):
+        return set()
+    return {int(n[:-3]) for n in os.listdir(folder) if n.endswith(".js") and n[:-3].isdigit()}
 
 
 def game_assets(game: str) -> dict[str, Path]:

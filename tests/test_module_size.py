@@ -13,10 +13,8 @@ MOST = 6  # at most this many modules over LIMIT (issue 45: six)
 # the modules over LIMIT lines, to be split; remove a module once it is under LIMIT
 OVER_LIMIT = {
     "arena/sandbox/zygote_server.py",
-    "reports/model.py",
     "tournaments/formats/adaptive.py",
     "tournaments/run.py",
-    "tournaments/store.py",
 }
 
 

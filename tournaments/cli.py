@@ -29,13 +29,12 @@ from arena.text import visible, visible_line
 from tournaments.aliases import draw_aliases
 from tournaments.config import TournamentConfig, load_config, parse_config
 from tournaments.entrants import resolve_field
-from tournaments.field_tables import Version
 from tournaments.formats import DEFAULT, format_of
 from tournaments.lock import output_lock
 from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard, tie_rule
 from tournaments.replay import replay_match
 from tournaments.run import Prepared, ResultsListener, RunResult, planned_matches, prepare, run_tournament
-from tournaments.store import Entrant, Store, store_path
+from tournaments.store import Entrant, Store, Version, store_path
 from tournaments.watch import DEFAULT_INTERVAL, DEFAULT_SETTLE, Intake, Watched, watch
 
 DEMO_OUTPUT = "arena-demo"
@@ -326,7 +325,7 @@ def results_listener(output: Path) -> ResultsListener | None:
 def _stored_count(output: Path) -> int:
     try:
         with Store.open(output) as store:
-            return store.count()[0]
+            return store.matches.count()[0]
     except ArenaError:
         return 0
 
@@ -336,21 +335,20 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
     ``anonymous``: under the entrants' aliases (``tournaments.aliases``)."""
     Store.check_intact(store_path(output))  # a damaged store: one line, not a traceback
     with Store.open(output) as store:
-        config = store.config()
+        config = store.meta.config()
         ratings = compute_ratings(store)
-        note = store.schedule_note
+        note = store.meta.schedule_note
         summary = (format_of(config.format.type).read(
             store, [s.entrant.id for s in ratings.standings]) if verdict else None)
-        settings = store.report_settings()
-        entrants = store.entrants()
-        versions = store.versions()
+        settings = store.meta.report_settings()
+        entrants = store.field.entrants()
+        versions = store.field.versions()
     rename: dict[str, str] = {}
     if anonymous:
-        if not settings.get("alias_key"):
+        if not settings.alias_key:
             raise ArenaError(f"{output}: this store has no aliases yet (a store from an older "
                              "arena): run the tournament once more to give it some")
-        aliases = draw_aliases(settings["alias_key"], (e.id for e in entrants),
-                               settings.get("references", ()))
+        aliases = draw_aliases(settings.alias_key, (e.id for e in entrants), settings.references)
         rename = {e.name: aliases[e.id].name for e in entrants if e.id in aliases}
         ratings = dataclasses.replace(ratings, standings=[
             dataclasses.replace(s, entrant=dataclasses.replace(

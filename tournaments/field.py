@@ -29,11 +29,10 @@ from arena.errors import ArenaError, BotError
 from arena.record import MatchRecord
 from arena.sandbox.files import copy_tree
 from tournaments.entrants import Skipped
-from tournaments.field_tables import CURRENT, SUSPENDED, WITHDRAWN, Submission, Version, now
 from tournaments.formats import format_of
 from tournaments.formats.protocol import ConfigError, FormatConfig
 from tournaments.plan import PlannedMatch, Slot
-from tournaments.store import Entrant, Store
+from tournaments.store import CURRENT, SUSPENDED, WITHDRAWN, Entrant, Store, Submission, Version, now
 
 SNAPSHOTS = "versions"
 
@@ -106,7 +105,7 @@ def admit(store: Store, output: Path, bots: Sequence[BotSpec], args: dict[str, t
     looked at yet) keep their entrant's version in play. ``checked``: folder -> the content hash
     that passed its check, for the submissions; a snapshot of anything else (the folder changed
     after its check) is not admitted, and waits for its own check."""
-    entrants = {e.id: e for e in store.entrants()}
+    entrants = {e.id: e for e in store.field.entrants()}
     news: list[str] = []
     refused = list(skipped)
     for bot in bots:
@@ -123,16 +122,16 @@ def admit(store: Store, output: Path, bots: Sequence[BotSpec], args: dict[str, t
             | {os.path.realpath(s.folder) for s in refused if not s.leads_to})
     linked = {s.leads_to for s in refused if s.leads_to}
     for entrant in entrants.values():
-        version = store.latest()[entrant.id]
+        version = store.field.latest()[entrant.id]
         if entrant.path in linked and entrant.path not in seen:
             news += _withdraw_linked(store, output, entrant, version)
         elif entrant.path not in seen and version.state != WITHDRAWN:
-            store.set_state(entrant.id, version.version, WITHDRAWN,
+            store.field.set_state(entrant.id, version.version, WITHDRAWN,
                             "its folder is no longer among the entrants")
             news.append(f"{entrant.name} is withdrawn: its folder is no longer among the entrants")
     for item in refused:
         _reject(store, item, say)
-    latest = store.latest()
+    latest = store.field.latest()
     playing = {}
     live = {str(b.path): b for b in bots}
     for eid, version in latest.items():
@@ -149,7 +148,7 @@ def admit(store: Store, output: Path, bots: Sequence[BotSpec], args: dict[str, t
             take_snapshot(folder, snapshot_dir(output, eid, version.version))
             playing[eid] = snapshot_bot(output, entrant, version, folder_mb,
                                         args.get(entrant.path, ()))
-    return Field(entrants, latest, playing, store.slots(), news)
+    return Field(entrants, latest, playing, store.field.slots(), news)
 
 
 def _withdraw_linked(store: Store, output: Path, entrant: Entrant, version: Version) -> list[str]:
@@ -160,7 +159,7 @@ def _withdraw_linked(store: Store, output: Path, entrant: Entrant, version: Vers
     if version.state == WITHDRAWN:
         return []
     reason = "its submission is a link to a folder elsewhere; its snapshots are deleted"
-    store.set_state(entrant.id, version.version, WITHDRAWN, reason)
+    store.field.set_state(entrant.id, version.version, WITHDRAWN, reason)
     return [f"{entrant.name} is withdrawn: {reason}"]
 
 
@@ -193,20 +192,20 @@ def _admit_one(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Ent
                                                    f"in {taken.path}; rename the folder (or give "
                                                    "its entry a name)"), say)
             return []
-        entrant = _join(store, output, bot, entrants, store.latest(), candidates, sampled, seed,
-                        store.config().format, checked)
+        entrant = _join(store, output, bot, entrants, store.field.latest(), candidates, sampled, seed,
+                        store.meta.config().format, checked)
         entrants[entrant.id] = entrant
         return [f"{entrant.name} joins (entrant {entrant.id})"]
-    version = store.latest()[entrant.id]
+    version = store.field.latest()[entrant.id]
     target = snapshot_dir(output, entrant.id, version.version)
     if bot.content_hash() == version.content_hash:
         if not target.is_dir():  # a store from before snapshots, or one left half-made
             _checked_snapshot(bot, target, version.content_hash)
         if version.state == WITHDRAWN:
-            store.set_state(entrant.id, version.version, CURRENT)
+            store.field.set_state(entrant.id, version.version, CURRENT)
             return [f"{entrant.name} is back (version {version.version})"]
         return []
-    fmt = store.config().format
+    fmt = store.meta.config().format
     if not format_of(fmt.type).new_versions:
         _reject(store, Skipped(path, bot.name, f"its files changed, and a tournament of type "
                                                f"{fmt.type!r} takes no new versions: version "
@@ -216,7 +215,7 @@ def _admit_one(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Ent
     digest = _checked_snapshot(bot, snapshot_dir(output, entrant.id, version.version + 1), checked)
     if digest == version.content_hash:  # changed back while it was copied
         return []
-    number = store.add_version(entrant.id, digest)
+    number = store.field.add_version(entrant.id, digest)
     return [f"{entrant.name}: version {number} admitted"]
 
 
@@ -237,20 +236,20 @@ def _join(store: Store, output: Path, bot: BotSpec, entrants: dict[int, Entrant]
     others = [e for e, v in latest.items() if v.state == CURRENT or not sampled]
     named = set(candidates)  # names, and folders as absolute paths
     cands = [e.id for e in (*entrants.values(), entrant) if named & {e.name, e.path}]
-    slots = kind.join_slots(fmt, eid, others, cands, store.slots(), sampled, seed)
-    store.add_entrant(entrant, slots)
+    slots = kind.join_slots(fmt, eid, others, cands, store.field.slots(), sampled, seed)
+    store.field.add_entrant(entrant, slots)
     return entrant
 
 
 def _reject(store: Store, item: Skipped, say: Callable[[str], None]) -> None:
     """One row of the submissions list and one warning, once per version of a submission (its
     folder, content hash and reason; a check's own warning was said when it failed)."""
-    last = [s for s in store.submissions() if s.folder == item.folder]
+    last = [s for s in store.field.submissions() if s.folder == item.folder]
     if last and (last[-1].reason, last[-1].content_hash) == (item.reason, item.content_hash):
         return
     if not item.told:
         say(f"warning: skipped {item.folder}: {item.reason}")
-    store.add_submission(Submission(item.folder, item.name, item.content_hash, now(), "rejected",
+    store.field.add_submission(Submission(item.folder, item.name, item.content_hash, now(), "rejected",
                                     item.reason, item.stderr_tail))
 
 
@@ -263,7 +262,7 @@ class Suspensions:
         self.store, self.field, self.after, self.say = store, field, after, say
         self.suspended = {e for e, v in field.latest.items() if v.state == SUSPENDED}
         self.streak: dict[int, int] = {}
-        for m in store.current_matches():  # the failures in a row so far, in id order
+        for m in store.matches.current():  # the failures in a row so far, in id order
             for seat, e in enumerate(m.seats):
                 self.streak[e] = self.streak.get(e, 0) + 1 if m.statuses[seat] != "ok" else 0
 
@@ -285,5 +284,5 @@ class Suspensions:
                 version = self.field.current[e]
                 reason = (f"its last {self.after} matches all failed (the last: "
                           f"{status.status.replace('_', ' ')}); a new version brings it back")
-                self.store.set_state(e, version, SUSPENDED, reason)
+                self.store.field.set_state(e, version, SUSPENDED, reason)
                 self.say(f"{self.field.entrants[e].name} (version {version}) is suspended: {reason}")

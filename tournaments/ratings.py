@@ -9,7 +9,7 @@
   failed bot ranks last (the referee's rule).
 - Matches are applied in schedule order, whatever order they finished in, so a parallel run and a
   serial run rate exactly alike.
-- Only the matches among the current versions are rated (``Store.current_matches``): a match with
+- Only the matches among the current versions are rated (``store.matches.current()``): a match with
   an old, withdrawn or suspended version leaves the standings of everyone in it, and a withdrawn
   or suspended entrant has no standing.
 - The leaderboard sorts by ``expose()`` = μ − 3σ, trueskill's documented leaderboard key, as
@@ -22,9 +22,9 @@ import dataclasses
 import random
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import trueskill
 
@@ -140,13 +140,73 @@ class HistoryPoint:
 
 
 @dataclass(frozen=True)
+class Pair:
+    """Entrant a's results in the matches it played with entrant b at the table: won (ranked
+    above b), drawn (level with b), lost (below b), its finishing places and both scores summed."""
+
+    matches: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    places: int = 0          # a's finishing places, summed
+    score: int = 0           # a's scores, summed
+    opponent_score: int = 0  # b's scores, summed
+
+    @property
+    def score_rate(self) -> float:
+        """Wins and half the draws, of the matches."""
+        return (self.wins + 0.5 * self.draws) / self.matches
+
+
+class Result(Protocol):
+    """A played match as the pair table reads it (``MatchRow``, or the report's ``MatchInfo``)."""
+
+    @property
+    def seats(self) -> tuple[int, ...]: ...
+    @property
+    def ranks(self) -> tuple[int, ...]: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+
+def pair_table(matches: Iterable[Result]) -> dict[tuple[int, int], Pair]:
+    """The head-to-head table: per ordered pair (a, b) of entrants who met, a's :class:`Pair`
+    (an entrant at a table with itself meets no one)."""
+    counts: dict[tuple[int, int], list[int]] = {}
+    for m in matches:
+        for sa, a in enumerate(m.seats):
+            ra, score = m.ranks[sa], m.scores[sa]
+            for sb, b in enumerate(m.seats):
+                if sa == sb or a == b:
+                    continue
+                c = counts.get((a, b))
+                if c is None:
+                    c = counts[(a, b)] = [0, 0, 0, 0, 0, 0, 0]
+                rb = m.ranks[sb]
+                c[0] += 1
+                c[1 if ra < rb else 3 if ra > rb else 2] += 1
+                c[4] += ra
+                c[5] += score
+                c[6] += m.scores[sb]
+    return {k: Pair(*c) for k, c in counts.items()}
+
+
+@dataclass(frozen=True)
 class Ratings:
     draw_probability: float
     standings: list[Standing]                 # best first
     history: list[HistoryPoint]               # schedule order
-    head_to_head: dict[tuple[int, int], tuple[int, int, int]] | None  # (a, b): a's W-D-L vs b
+    pairs: dict[tuple[int, int], Pair]        # the head-to-head table (:func:`pair_table`)
     rated: int                                # matches rated
     planned: int                              # matches in the schedule
+    players: int = 2                          # at a table
+
+    @property
+    def head_to_head(self) -> dict[tuple[int, int], tuple[int, int, int]] | None:
+        """(a, b) -> a's wins, draws and losses against b, in a 2-player game (None in others)."""
+        if self.players != 2:
+            return None
+        return {k: (p.wins, p.draws, p.losses) for k, p in self.pairs.items()}
 
     def standing(self, name: str) -> Standing:
         return next(s for s in self.standings if s.entrant.name == name)
@@ -163,7 +223,6 @@ def rate(entrants: Sequence[Entrant], matches: Sequence[MatchRow], draw_probabil
     results = {e.id: Counter[str]() for e in entrants}
     score_sum = Counter[int]()
     failures: dict[int, Counter[str]] = {e.id: Counter() for e in entrants}
-    h2h: dict[tuple[int, int], list[int]] = {}
     history: list[HistoryPoint] = []
     for match in sorted(matches, key=lambda m: m.id):
         groups = [(current[e],) for e in match.seats]
@@ -175,11 +234,6 @@ def rate(entrants: Sequence[Entrant], matches: Sequence[MatchRow], draw_probabil
             results[entrant][_outcome(match.ranks, seat)] += 1
             if match.statuses[seat] != OK:
                 failures[entrant][match.statuses[seat]] += 1
-        if players == 2 and len(match.seats) == 2:
-            a, b = match.seats
-            for x, y, seat in ((a, b, 0), (b, a, 1)):
-                wdl = h2h.setdefault((x, y), [0, 0, 0])
-                wdl[("win", "draw", "loss").index(_outcome(match.ranks, seat))] += 1
         history.append(HistoryPoint(match.id, tuple((r.mu, r.sigma) for r in current)))
     standings = [
         Standing(entrant=e, mu=current[e.id].mu, sigma=current[e.id].sigma, matches=played[e.id],
@@ -192,8 +246,8 @@ def rate(entrants: Sequence[Entrant], matches: Sequence[MatchRow], draw_probabil
     return Ratings(
         draw_probability=draw_probability, standings=leaderboard_order(standings, matches),
         history=history,
-        head_to_head={k: (v[0], v[1], v[2]) for k, v in h2h.items()} if players == 2 else None,
-        rated=len(history), planned=planned if planned is not None else len(history))
+        pairs=pair_table(matches), rated=len(history),
+        planned=planned if planned is not None else len(history), players=players)
 
 
 def leaderboard_order(standings: Sequence[Standing], matches: Sequence[MatchRow]) -> list[Standing]:
@@ -247,25 +301,25 @@ def _outcome(ranks: Sequence[int], seat: int) -> str:
 def compute_ratings(store: Store) -> Ratings:
     """The ratings of a store so far: the matches among current versions only, and the entrants
     in play (a withdrawn or suspended entrant is out of the standings)."""
-    config = store.config()
-    return rate(store.entrants(), store.current_matches(), store.draw_probability,
-                players=config.format.players, planned=store.planned,
-                ranked=set(store.current()))
+    config = store.meta.config()
+    return rate(store.field.entrants(), store.matches.current(), store.meta.draw_probability,
+                players=config.format.players, planned=store.meta.planned,
+                ranked=set(store.field.current()))
 
 
 def version_ratings(store: Store) -> dict[tuple[int, int], Standing]:
     """(entrant id, version) -> the standing of that version, every version rated as a player
     of its own over every match it played (against whichever versions it met)."""
-    config = store.config()
-    entrants = {e.id: e for e in store.entrants()}
-    keys = [(v.entrant, v.version) for v in store.versions()]
+    config = store.meta.config()
+    entrants = {e.id: e for e in store.field.entrants()}
+    keys = [(v.entrant, v.version) for v in store.field.versions()]
     index = {key: i for i, key in enumerate(keys)}
     players = [Entrant(i, f"{entrants[e].name} v{v}", entrants[e].path, "")
                for i, (e, v) in enumerate(keys)]
     rows = [dataclasses.replace(m, seats=tuple(index[(e, v)] for e, v in zip(m.seats, m.versions)))
-            for m in store.iter_matches()
+            for m in store.matches.iter()
             if all((e, v) in index for e, v in zip(m.seats, m.versions))]
-    rated = rate(players, rows, store.draw_probability, players=config.format.players)
+    rated = rate(players, rows, store.meta.draw_probability, players=config.format.players)
     return {keys[s.entrant.id]: s for s in rated.standings}
 
 
@@ -296,7 +350,8 @@ def tie_lines(standings: Sequence[Standing]) -> list[str]:
 
 def format_head_to_head(ratings: Ratings) -> str:
     """Wins-draws-losses of each row entrant against each column entrant (2-player games)."""
-    if ratings.head_to_head is None:
+    h2h = ratings.head_to_head
+    if h2h is None:
         return ""
     order = [s.entrant for s in ratings.standings]
     header = ("", "entrant", *(str(i) for i in range(1, len(order) + 1)))
@@ -307,7 +362,7 @@ def format_head_to_head(ratings: Ratings) -> str:
             if a.id == b.id:
                 cells.append("-")
             else:
-                won, drawn, lost = ratings.head_to_head.get((a.id, b.id), (0, 0, 0))
+                won, drawn, lost = h2h.get((a.id, b.id), (0, 0, 0))
                 cells.append(f"{won}-{drawn}-{lost}" if won + drawn + lost else ".")
         rows.append((str(i), visible_line(a.name), *cells))
     return _table(header, rows, right=set(range(2, len(header))) | {0})

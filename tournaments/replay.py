@@ -15,7 +15,7 @@ from tournaments.backends import MatchJob, play_job
 from tournaments.entrants import check_entrant_count, resolve_field
 from tournaments.field import snapshot_bot, snapshot_dir
 from tournaments.formats import make_schedule
-from tournaments.store import Entrant, Store
+from tournaments.store import Entrant, FirstSchedule, Store
 
 
 @dataclass
@@ -68,18 +68,18 @@ def replay_match(output: str | Path, match_id: int) -> Replay:
     """Play match ``match_id`` of a stored tournament again, alone, with its seed and seats, by
     the versions that played it (from their snapshots, ``tournaments.field``)."""
     with Store.open(output) as store:
-        config = store.config()
-        entrants = store.entrants()
-        versions = {(v.entrant, v.version): v for v in store.versions()}
-        last = max(store.schedule_size, store.last_id())
+        config = store.meta.config()
+        entrants = store.field.entrants()
+        versions = {(v.entrant, v.version): v for v in store.field.versions()}
+        last = max(store.meta.schedule_size, store.matches.last_id())
         if not 1 <= match_id <= last:
             raise ArenaError(f"{output}: there is no match {match_id}; match ids run from 1 to "
                              f"{last}")
-        done = match_id in store.done_ids()
-        stored = store.record(match_id) if done else None
-        row = store.match(match_id) if done else None
+        done = match_id in store.matches.ids()
+        stored = store.matches.record(match_id) if done else None
+        row = store.matches.get(match_id) if done else None
         folder = store.path.parent
-        first = store.first_schedule() or {"entrants": len(entrants), "candidates": None}
+        first = store.meta.first_schedule() or FirstSchedule(len(entrants))
     warnings: list[str] = []
     folder_mb = config.sandbox_limits().folder_mb
     try:  # each folder's arguments, as the config gives them
@@ -98,8 +98,8 @@ def replay_match(output: str | Path, match_id: int) -> Replay:
             else:
                 bots.append(_folder_bot(entrant, folder_mb, warnings))
     else:
-        names = [e.name for e in entrants[:first["entrants"]]]
-        candidates = first["candidates"]
+        names = [e.name for e in entrants[:first.entrants]]
+        candidates = first.candidates
         if candidates is None:
             candidates = check_entrant_count(config, names)  # a gauntlet's; () for the others
         assert config.seed is not None  # a stored tournament keeps the seed it was played with

@@ -44,7 +44,7 @@ from tournaments.plan import Done, PlannedMatch, from_schedule, needed
 from tournaments.progress import Progress
 from tournaments.ratings import compute_ratings, estimate_draw_probability
 from tournaments.schedule import Schedule, ScheduledMatch
-from tournaments.store import STORE_NAME, Entrant, Store, store_path
+from tournaments.store import STORE_NAME, Entrant, FirstSchedule, Store, store_path
 
 
 @dataclass
@@ -142,7 +142,7 @@ def _stored_seed(folder: Path) -> int:
     path = store_path(folder)
     if Store.is_initialised(path):
         with Store.open(path) as store:
-            seed = store.config_dict().get("seed")
+            seed = store.meta.config_dict().get("seed")
         if isinstance(seed, int):
             return seed
     return secrets.randbits(SEED_BITS)
@@ -174,8 +174,8 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
             store.close()
             raise
         store.upgrade()  # a store of an older format gains format 4's tables
-        if not store.slots():  # ... and the slots of its schedule
-            store.add_slots(from_schedule(first, prepared.config.format.players))
+        if not store.field.slots():  # ... and the slots of its schedule
+            store.field.add_slots(from_schedule(first, prepared.config.format.players))
         return store, True
     config = prepared.config
     draw = config.draw_probability
@@ -187,8 +187,7 @@ def open_store(prepared: Prepared) -> tuple[Store, bool]:
                          note=prepared.schedule.note, draw_probability=draw,
                          schedule_hash=schedule_hash(prepared.schedule),
                          slots=from_schedule(prepared.schedule, config.format.players))
-    store.set_meta("first_schedule", {"entrants": len(prepared.entrants),
-                                      "candidates": list(prepared.candidates)})
+    store.meta.set_first_schedule(FirstSchedule(len(prepared.entrants), tuple(prepared.candidates)))
     return store, False
 
 
@@ -196,7 +195,7 @@ def keep_report_settings(store: Store, prepared: Prepared) -> None:
     """What the report publishes, as this config says it (docs/reports.md): whether it is
     anonymous, and which entrants are references (by id)."""
     names = reference_names(prepared.config)
-    store.set_report(prepared.config.anonymous, [e.id for e in store.entrants() if e.name in names])
+    store.meta.set_report(prepared.config.anonymous, [e.id for e in store.field.entrants() if e.name in names])
 
 
 def check_same_tournament(store: Store, prepared: Prepared) -> Schedule:
@@ -204,7 +203,7 @@ def check_same_tournament(store: Store, prepared: Prepared) -> Schedule:
     Returns the store's first schedule."""
     where = f"output folder {str(prepared.output)!r} holds a different tournament"
     advice = (f"; use another output folder (--output), or delete {store.path} to start over")
-    stored = TournamentConfig.from_dict(store.config_dict()).identity()
+    stored = store.meta.config().identity()
     key, old, new = _first_difference(stored, prepared.config.identity())
     if key == "seed":  # the seeds are secrets: say they differ, not what they are
         raise ConfigError(f"{where}: its 'seed' differs from this config's{advice}")
@@ -217,20 +216,20 @@ def check_same_tournament(store: Store, prepared: Prepared) -> Schedule:
             raise ConfigError(f"{where}: 'entrants[{i}].args' is {json.dumps(old_args[ref.path])} "
                               f"there but {json.dumps(ref.args)} in this config (a bot's "
                               f"arguments are part of the tournament){advice}")
-    first = store.first_schedule()
+    first = store.meta.first_schedule()
     if first is None:  # a store from before late entrants: its entrants are the first schedule's
-        first = {"entrants": len(store.entrants()), "candidates": list(prepared.candidates)}
+        first = FirstSchedule(len(store.field.entrants()), tuple(prepared.candidates))
     config = prepared.config
     assert config.seed is not None  # prepare() gave the config its seed
-    schedule = make_schedule(first["entrants"], config.format, config.seed, first["candidates"])
-    if store.schedule_hash != schedule_hash(schedule):
+    schedule = make_schedule(first.entrants, config.format, config.seed, first.candidates or ())
+    if store.meta.schedule_hash != schedule_hash(schedule):
         raise ConfigError(f"{where}: its schedule differs from this config's (made by another "
                           f"version of arena?){advice}")
     return schedule
 
 
 def stored_config(store: Store) -> TournamentConfig:
-    return TournamentConfig.from_dict(store.config_dict())
+    return store.meta.config()
 
 
 def _first_difference(old: Any, new: Any, path: str = "") -> tuple[str | None, Any, Any]:
@@ -339,7 +338,7 @@ def field_of(prepared: Prepared, store: Store, say: Callable[[str], None]) -> Fi
     candidates = {*config.format.candidates,  # by name, or by path as written
                   *(str((config.base_dir / c).expanduser().resolve()) for c in config.format.candidates)}
     return admit(store, prepared.output, prepared.bots, prepared.args, prepared.skipped,
-                 candidates=sorted(candidates), sampled=bool(store.schedule_note),
+                 candidates=sorted(candidates), sampled=bool(store.meta.schedule_note),
                  seed=config.seed, folder_mb=config.sandbox_limits().folder_mb, say=say,
                  waiting=sorted(prepared.waiting), checked=prepared.checked)
 
@@ -349,9 +348,9 @@ def to_play(prepared: Prepared, store: Store, field: Field) -> list[PlannedMatch
     (the schedule's, or the next ones after every stored match)."""
     config = prepared.config
     assert config.seed is not None
-    done = [Done(m.slot, m.rotation, m.seats, m.versions) for m in store.iter_matches()]
+    done = [Done(m.slot, m.rotation, m.seats, m.versions) for m in store.matches.iter()]
     todo = needed(field.slots, field.current, done, config.seed, config.format.duplicate)
-    next_id = max(store.schedule_size, store.last_id()) + 1
+    next_id = max(store.meta.schedule_size, store.matches.last_id()) + 1
     numbered = []
     for match in todo:
         if not match.id:
@@ -369,12 +368,12 @@ def _play(prepared: Prepared, store: Store, resumed: bool, workers: int | None,
     keep_report_settings(store, prepared)  # after admitting: a newcomer may be a reference
     kind = format_of(prepared.config.format.type)
     todo = to_play(prepared, store, field)
-    current = store.current_matches()
+    current = store.matches.current()
     total = len(current) + len(todo) if kind.fixed else planned_matches(prepared)
-    store.set_meta("planned", total)
+    store.meta.set("planned", total)
     backend = backend or _local_backend(prepared, workers,
-                                        len(todo) or max(0, total - store.count()[0]))
-    run_id = store.begin_run(backend.name, backend.workers)
+                                        len(todo) or max(0, total - store.matches.count()[0]))
+    run_id = store.meta.begin_run(backend.name, backend.workers)
     bar = Progress(0, enabled=show)
     say = say or bar.message
     course = kind.start(_start(prepared, store, field, todo, current, backend, say))
@@ -407,9 +406,9 @@ def _start(prepared: Prepared, store: Store, field: Field, todo: list[PlannedMat
     """What the format's run starts from."""
     config = prepared.config
     assert config.seed is not None  # prepare() gave the config its seed
-    return Start(config.format, config.seed, todo, store.matches(), current, field.slots,
+    return Start(config.format, config.seed, todo, store.matches.all(), current, field.slots,
                  field.current, backend.workers, store, str(prepared.output), say,
-                 store.runs()[0]["workers"])
+                 store.meta.runs()[0].workers)
 
 
 def _opening(prepared: Prepared, resumed: bool, played: int, total: int) -> list[str]:
@@ -477,7 +476,7 @@ class _Run:
         finally:
             self.bar.close()
             with contextlib.suppress(sqlite3.Error):  # the run's own outcome comes out, not this
-                self.store.end_run(self.run_id, self.outcome)
+                self.store.meta.end_run(self.run_id, self.outcome)
             report = self.on_results.finished(self.outcome) if self.on_results is not None else None
         return report
 
@@ -498,7 +497,7 @@ class _Run:
         """Store a result and tell everyone who counts it."""
         record = finished.record
         _check_record(match, record, self.field)
-        self.store.add_match(match, record, packed=finished.packed(),
+        self.store.matches.add(match, record, packed=finished.packed(),
                              startup_ms=finished.startup_ms, wall_ms=finished.wall_ms,
                              worker=finished.worker, run_id=self.run_id)
         self.played += 1

@@ -213,11 +213,11 @@ def _admitted(output: Path) -> tuple[dict[str, str], dict[tuple[str, str], Skipp
     if not Store.is_initialised(path):
         return {}, {}
     with Store.open(path) as store:
-        latest = store.latest()
-        admitted = {e.path: latest[e.id].content_hash for e in store.entrants() if e.id in latest}
+        latest = store.field.latest()
+        admitted = {e.path: latest[e.id].content_hash for e in store.field.entrants() if e.id in latest}
         refused = {(s.folder, s.content_hash): Skipped(s.folder, s.name, s.reason, s.stderr_tail,
                                                        s.content_hash)
-                   for s in store.submissions() if s.outcome == "rejected" and s.content_hash}
+                   for s in store.field.submissions() if s.outcome == "rejected" and s.content_hash}
     return admitted, refused
 
 

@@ -11,9 +11,8 @@ pytest.importorskip("distributed", reason="needs arena[cluster] (dask[distribute
 
 from tournaments.cluster import DaskBackend
 from tournaments.config import load_config
-from tournaments.field_tables import SUSPENDED
 from tournaments.run import prepare, run_tournament
-from tournaments.store import Store
+from tournaments.store import SUSPENDED, Store
 
 from ..tournaments.conftest import small_config, write_config
 from ..tournaments.test_run import comparable_rows
@@ -37,7 +36,7 @@ def test_the_cluster_plays_the_adaptive_plan_of_the_local_pool(tmp_path: Path, c
     assert "crash" not in local.summary.ranking and len(local.summary.ranking) == 3
     for output in ("local", "dask"):
         with Store.open(tmp_path / output) as store:
-            crash = next(e.id for e in store.entrants() if e.name == "crash")
-            assert store.latest()[crash].state == SUSPENDED
+            crash = next(e.id for e in store.field.entrants() if e.name == "crash")
+            assert store.field.latest()[crash].state == SUSPENDED
     assert remote.outcome == local.outcome == "complete" and remote.done == local.done > 0
     assert comparable_rows(tmp_path / "dask") == comparable_rows(tmp_path / "local")

@@ -56,15 +56,15 @@ def test_the_cluster_stores_what_the_local_pool_stores(setup: dict[str, Any], cl
     assert rows == setup["rows"]        # results, statuses, seeds, scores, ranks, decisions
     assert ratings_of(output) == setup["ratings"]
     with Store.open(output) as store:
-        matches = store.matches()
+        matches = store.matches.all()
         workers = {m.worker.split(" pid ")[0] for m in matches}
         # the cluster's workers played (whether both got a match is up to the scheduler)
         assert workers and workers <= set(client.nthreads()), workers
         crashed = [m for m in matches if "crash" in m.statuses]
         assert len(crashed) == 6 and all("exit" in " ".join(m.reasons) for m in crashed)
-        record = store.record(1)    # the record names the bots' own folders, not the cache's
-        assert {s["path"] for s in record.seats} <= {e.path for e in store.entrants()}
-        assert [r["backend"] for r in store.runs()] == [f"dask {client.scheduler.address}"]
+        record = store.matches.record(1)    # the record names the bots' own folders, not the cache's
+        assert {s["path"] for s in record.seats} <= {e.path for e in store.field.entrants()}
+        assert [r.backend for r in store.meta.runs()] == [f"dask {client.scheduler.address}"]
     # Each worker started the bots of its next match during the one before, as a local worker
     # does: every match but the first of each worker's chain (at most one per worker at the
     # start, one more where a free worker took a match held back for a busy one at the end).
@@ -103,8 +103,8 @@ def test_the_command_line_and_the_toml_key_reach_the_cluster(setup: dict[str, An
     result = runner.invoke(cli, ["tournament", "run", str(config), "-q"])
     assert result.exit_code == 0, result.output
     with Store.open(tmp_path / "k-results") as store:
-        assert store.count() == (2, 0)
-        assert store.runs()[0]["backend"] == f"dask {cluster.scheduler_address}"
+        assert store.matches.count() == (2, 0)
+        assert store.meta.runs()[0].backend == f"dask {cluster.scheduler_address}"
 
 
 def test_an_unreachable_scheduler_is_a_clear_error_and_writes_nothing(setup: dict[str, Any],
@@ -150,7 +150,7 @@ def test_a_dask_worker_plays_on_a_core_of_its_own_and_lets_go_after_the_run(
                        progress=False)
     with Store.open(tmp_path / "out") as store:
         by_worker: dict[str, set[str]] = {}
-        for match in store.matches():
+        for match in store.matches.all():
             for tail in match.stderr_tails:
                 by_worker.setdefault(match.worker.split(" pid ")[0], set()).add(tail.strip())
     check_one_core_per_worker(by_worker)
@@ -180,8 +180,8 @@ def test_source_bots_are_built_on_the_workers(tmp_path: Path, bots: dict[str, Pa
                                 progress=False)
     assert result.outcome == "complete"
     with Store.open(result.store) as store:
-        names = {e.id: e.name for e in store.entrants()}
-        for m in store.matches():
+        names = {e.id: e.name for e in store.field.entrants()}
+        for m in store.matches.all():
             for seat, entrant in enumerate(m.seats):
                 expected = "build_failed" if names[entrant] == "broken" else "ok"
                 assert m.statuses[seat] == expected, (m, names)
@@ -206,5 +206,5 @@ def test_the_bundled_random_bots_store_the_same_records_on_the_cluster(
     assert all(len(r[-1]["decisions"]) > 10 for r in rows)   # whole matches of random play
     assert ratings_of(tmp_path / "dask") == ratings_of(tmp_path / "local")
     with Store.open(tmp_path / "dask") as store, Store.open(tmp_path / "local") as ref:
-        for match in store.matches():
-            assert store.record(match.id).events == ref.record(match.id).events
+        for match in store.matches.all():
+            assert store.matches.record(match.id).events == ref.matches.record(match.id).events

@@ -41,8 +41,8 @@ def test_a_watch_plays_new_versions_and_late_entrants_on_the_cluster(tmp_path: P
     assert result is not None and result.outcome == "complete"
     assert result.played == 4 + 2          # ana v2 against bob and cy; cy against bob
     with Store.open(out) as store:
-        played = sorted((m.seats, m.versions) for m in store.current_matches())
-        workers = {m.worker.split(" pid ")[0] for m in store.matches()}
+        played = sorted((m.seats, m.versions) for m in store.matches.current())
+        workers = {m.worker.split(" pid ")[0] for m in store.matches.all()}
     assert ((0, 2), (2, 1)) in played and ((2, 0), (1, 2)) in played
     assert workers and workers <= set(client.nthreads()), workers   # played on the cluster
 
@@ -77,4 +77,4 @@ def test_the_watch_command_plays_on_the_cluster_it_is_given(tmp_path: Path, clus
     assert proc.returncode == 130, err  # Ctrl-C ends a watch as it ends a run
     assert f"playing on the Dask cluster at {cluster.scheduler_address}" in err
     with Store.open(out) as store:
-        assert {r["backend"] for r in store.runs()} == {f"dask {cluster.scheduler_address}"}
+        assert {r.backend for r in store.meta.runs()} == {f"dask {cluster.scheduler_address}"}

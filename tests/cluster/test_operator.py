@@ -126,7 +126,7 @@ def test_a_run_goes_on_when_every_worker_died_and_came_back(setup: dict[str, Any
     assert comparable_rows(output) == setup["rows"]
     assert ratings_of(output) == setup["ratings"]
     with Store.open(output) as store:
-        by = [m.worker.split(" pid ")[0] for m in store.matches()]
+        by = [m.worker.split(" pid ")[0] for m in store.matches.all()]
     later = [w for w in by if w not in killed]
     assert later and set(later) <= restarted   # the workers the nannies started again played on
 
@@ -173,7 +173,7 @@ def test_a_worker_without_arena_or_with_other_arena_code_gets_no_match(
     assert ended - hook.last_result < 5.0        # no stall after the last match
     assert comparable_rows(output) == setup["rows"]
     with Store.open(output) as store:
-        assert {m.worker.split(" pid ")[0] for m in store.matches()} == {names["good"]}
+        assert {m.worker.split(" pid ")[0] for m in store.matches.all()} == {names["good"]}
     warnings = [line for line in said if line.startswith("warning: Dask worker")]
     other_line = [w for w in warnings if names["other-code"] in w]
     assert len(other_line) == 1, said

@@ -117,7 +117,7 @@ def test_a_match_on_a_killed_worker_is_played_again_and_stored_once(
     assert killer.in_flight   # the killed worker was playing a match: played again elsewhere
     with Store.open(output) as store:
         for match_id in killer.in_flight:
-            assert store.match(match_id).worker != f"{address} pid {pid}"
+            assert store.matches.get(match_id).worker != f"{address} pid {pid}"
     # the bots of the match it was playing died with it
     _gone, alive = psutil.wait_procs(killer.orphans, timeout=10)
     assert not [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]

@@ -98,7 +98,7 @@ class Server:
         if not Store.is_initialised(store_path(self.output)):
             return 0
         with Store.open(self.output) as store:
-            return store.count()[0]
+            return store.matches.count()[0]
 
     def wait_for(self, what, timeout: float = 180) -> None:
         deadline = time.monotonic() + timeout

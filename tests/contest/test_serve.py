@@ -18,8 +18,8 @@ from .conftest import BROKEN_BOT, NOISY_BOT, bot_folder, secret_of, start, stop
 def matches_of(server, name: str) -> list[int]:
     from tournaments.store import Store
     with Store.open(server.output) as store:
-        ids = {e.name: e.id for e in store.entrants()}
-        return [m.id for m in store.matches() if ids.get(name) in m.seats]
+        ids = {e.name: e.id for e in store.field.entrants()}
+        return [m.id for m in store.matches.all() if ids.get(name) in m.seats]
 
 
 @pytest.mark.slow
@@ -123,6 +123,6 @@ def test_a_server_killed_mid_match_resumes_losing_nothing(contest_folder, tmp_pa
     assert again.proc.returncode == 130, err
     from tournaments.store import Store
     with Store.open(again.output) as store:
-        sets = [(m.slot, m.rotation, m.versions) for m in store.matches()]
+        sets = [(m.slot, m.rotation, m.versions) for m in store.matches.all()]
     assert len(sets) == len(set(sets)) == 12                             # each match once
     assert sorted(os.listdir(folder / "submissions")) == ["ana", "bob", "cy"]

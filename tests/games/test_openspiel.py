@@ -223,14 +223,14 @@ def test_a_duplicate_tournament_of_leduc_poker_deals_each_seat_the_same_cards_in
     out = tmp_path / "out"
     run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
     with Store.open(out) as store:
-        rows = store.matches()
+        rows = store.matches.all()
         sets: dict[int, list] = {}
         for row in rows:
             sets.setdefault(row.seed, []).append(row)
         assert len(sets) == 3 and all(len(pair) == 2 for pair in sets.values())
         for a, b in sets.values():
             assert a.seats == tuple(reversed(b.seats))  # each entrant in each seat once
-            cards = [[e["id"] for e in store.record(r.id).events if e["type"] == "chance"][:2] for r in (a, b)]
+            cards = [[e["id"] for e in store.matches.record(r.id).events if e["type"] == "chance"][:2] for r in (a, b)]
             assert cards[0] == cards[1]  # seat s holds the same card in both matches
             holder = {(r.seats[s], cards[0][s]) for r in (a, b) for s in (0, 1)}
             assert len(holder) == 4  # so each entrant held both cards of the deal, one in each match

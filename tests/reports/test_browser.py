@@ -31,7 +31,7 @@ def page_types(site: Site) -> dict[str, tuple[Path, str]]:
     """One page of each type (the page and what follows its address)."""
     with Store.open(site.store_dir) as store:
         ratings = compute_ratings(store)
-        matches = store.matches()
+        matches = store.matches.all()
     evil = next(s for s in ratings.standings if s.entrant.name == "flaky")
     failed = next(m for m in matches if m.failed)
     bot = next((site.site_dir / "bots").glob(f"{evil.entrant.id}-*.html"))
@@ -82,7 +82,7 @@ def final_scores(browser: Browser) -> list[int]:
 def test_the_replay_ends_on_the_stored_scores(browser: Browser, two_player: Site, three_player: Site) -> None:
     for site in (two_player, three_player):
         with Store.open(site.store_dir) as store:
-            rows = store.matches()
+            rows = store.matches.all()
         for row in rows:
             browser.open(*replay(site, row.id))
             assert browser.css("#replay").get_attribute("data-frame") == "0"
@@ -99,8 +99,8 @@ def test_the_replay_ends_on_the_stored_scores(browser: Browser, two_player: Site
 
 def test_the_replay_steps_through_every_decision(browser: Browser, two_player: Site, shots: Path) -> None:
     with Store.open(two_player.store_dir) as store:
-        row = min(store.matches(), key=lambda m: store.record(m.id).events.__len__())
-        record = store.record(row.id)
+        row = min(store.matches.all(), key=lambda m: store.matches.record(m.id).events.__len__())
+        record = store.matches.record(row.id)
     browser.open(*replay(two_player, row.id))
     root = browser.css("#replay")
     frames = browser.js("return Arena.viewer.frames.length")
@@ -156,7 +156,7 @@ def wait_until(condition, message: str, timeout: float = 30) -> None:
 def test_screenshots_of_the_replay(browser: Browser, two_player: Site, three_player: Site, shots: Path) -> None:
     """Mid-deal and end-of-deal pictures of the board, for people to look at."""
     with Store.open(two_player.store_dir) as store:
-        row = next(m for m in store.matches() if not m.failed)
+        row = next(m for m in store.matches.all() if not m.failed)
     page, query = replay(two_player, row.id)
     browser.size(*DESKTOP)
     browser.open(page, query + "#step=8")
@@ -170,7 +170,7 @@ def test_screenshots_of_the_replay(browser: Browser, two_player: Site, three_pla
     browser.open(page, query + "#end")
     browser.screenshot(shots / "match-end.png")
     with Store.open(three_player.store_dir) as store:
-        row3 = store.matches()[0]
+        row3 = store.matches.all()[0]
     page3, query3 = replay(three_player, row3.id)
     browser.open(page3, query3 + "#step=7")
     browser.screenshot(shots / "match-3-players.png")

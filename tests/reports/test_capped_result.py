@@ -26,7 +26,7 @@ def test_a_capped_match_has_one_result_in_the_terminal_record_report_and_replay(
                            "entrants": [str(b) for b in bots], "format": {"players": 2, "rounds": 1}},
                 "capped")
     with Store.open(site.store_dir) as store:
-        records = {m.id: store.record(m.id) for m in store.matches()}
+        records = {m.id: store.matches.record(m.id) for m in store.matches.all()}
     # a capped match with one seat ahead: the threshold bot rolls on for 350 and has not banked
     match_id, record = next((i, r) for i, r in records.items() if r.ranks.count(1) == 1
                             and any(e["type"] == "capped" for e in r.events))

@@ -78,7 +78,7 @@ def test_ciede2000_meets_the_published_test_data() -> None:
 def field(ids: list[int]) -> TournamentData:
     return TournamentData(name="colours", game="block", options={"num_players": 2}, seed=None,
                           entrants=[EntrantInfo(i, f"bot{i}", f"/bots/bot{i}") for i in ids],
-                          matches=[], standings=[], history={}, record=lambda _: None)
+                          matches=[], standings=[], history={})
 
 
 def colours(data: TournamentData, key: str | None) -> dict[str, str]:

@@ -26,8 +26,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 def test_dice_replay_draws_rolls_totals_and_ladders(browser: Browser, site) -> None:
     out, site_dir = site.store_dir, site.site_dir
     with Store.open(out) as store:
-        row = next(m for m in store.matches() if not m.failed)
-        record = store.record(row.id)
+        row = next(m for m in store.matches.all() if not m.failed)
+        record = store.matches.record(row.id)
     page, query = site_dir / "replay.html", f"?match={row.id}"
     browser.size(*DESKTOP)
     browser.open(page, query)

@@ -28,10 +28,10 @@ def test_the_cribbage_replay_draws_every_step(browser: Browser, site: Site) -> N
     out, site_dir = site.store_dir, site.site_dir
     shots = screenshot_dir()
     with Store.open(out) as store:
-        rows = store.matches()
+        rows = store.matches.all()
         assert rows and all(not m.failed for m in rows)
         row = rows[0]
-        record = store.record(row.id)
+        record = store.matches.record(row.id)
     events = record.events
     page, query = site_dir / "replay.html", f"?match={row.id}"
     browser.size(*DESKTOP)
@@ -107,8 +107,8 @@ def test_the_cribbage_replay_draws_every_step(browser: Browser, site: Site) -> N
 def test_page_down_moves_from_hand_to_hand(browser: Browser, site: Site) -> None:
     out, site_dir = site.store_dir, site.site_dir
     with Store.open(out) as store:
-        row = store.matches()[0]
-        hands = sum(1 for e in store.record(row.id).events if e["type"] == "deal")
+        row = store.matches.all()[0]
+        hands = sum(1 for e in store.matches.record(row.id).events if e["type"] == "deal")
     browser.size(*DESKTOP)
     browser.open(site_dir / "replay.html", f"?match={row.id}")
     assert browser.css(".replay-position").text.startswith("Hand 1 ")

@@ -1,14 +1,15 @@
 """The report's numbers from hand-made data with draws: head-to-head cells, opponents' rows, the
-leaderboard's win rate and average score, all checked against numbers worked out by hand (and
-against the ratings module, which counts the same matches on its own)."""
+leaderboard's win rate and average score, all checked against numbers worked out by hand; the
+head-to-head table is the one tournaments.ratings counts (``pair_table``), shown as given."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from reports.data import EntrantInfo, MatchInfo, Standing, TournamentData
 from reports.model import SiteModel
 from reports.render import SiteWriter
-from tournaments.ratings import rate
+from tournaments.ratings import pair_table, rate
 from tournaments.store import Entrant, MatchRow
 
 ANN, BOB, CY = 0, 1, 2
@@ -34,8 +35,8 @@ def data(matches, players: int = 2) -> TournamentData:
                  Standing(BOB, 24.0, 3.5, 4, 0, 3, 45.25, 0)]
     return TournamentData(name="draws", game="block", options={"num_players": players}, seed=1,
                           entrants=[EntrantInfo(i, n, f"/bots/{n}") for i, n in enumerate(NAMES)],
-                          matches=rows, standings=standings, history={}, record=lambda _: None,
-                          planned=len(rows))
+                          matches=rows, standings=standings, history={},
+                          pairs=pair_table(rows), planned=len(rows))
 
 
 def cells(model: SiteModel) -> dict[tuple[str, str], str]:
@@ -64,18 +65,23 @@ def test_the_score_rate_counts_a_draw_as_half() -> None:
     assert "1 won, 2 drawn, 0 lost in 3 matches; score rate 66.7%" in by_pair[("ann", "bob")].title
 
 
-def test_the_report_agrees_with_the_ratings_module() -> None:
-    """Two counts of the same matches, written apart: they must say the same."""
+def test_the_report_shows_the_pair_table_of_the_ratings_module() -> None:
+    """The head-to-head table is counted once, by tournaments.ratings; the report shows it as
+    given and counts nothing itself."""
     rows = [MatchRow(id=i, round=0, table=0, rotation=0, deal=i, seed=i, seats=seats,
                      scores=scores, ranks=ranks, statuses=("ok", "ok"), reasons=("", ""),
                      think_ms=(0.0, 0.0), stderr_tails=("", ""), duration_ms=1.0, startup_ms=0.5,
                      wall_ms=1.0, worker="w", finished_at="")
             for i, (seats, ranks, scores) in enumerate(MATCHES_2P, 1)]
     entrants = [Entrant(i, n, f"/bots/{n}", "0" * 64) for i, n in enumerate(NAMES)]
-    h2h = rate(entrants, rows, 0.1, players=2).head_to_head
-    got = cells(SiteModel(data(MATCHES_2P)))
+    ratings = rate(entrants, rows, 0.1, players=2)
+    h2h = ratings.head_to_head
+    assert h2h is not None
+    got = cells(SiteModel(dataclasses.replace(data(MATCHES_2P), pairs=ratings.pairs)))
+    assert len(got) == 6
     for (a, b), text in got.items():
         assert text == "-".join(map(str, h2h[(NAMES.index(a), NAMES.index(b))])), (a, b)
+    assert cells(SiteModel(dataclasses.replace(data(MATCHES_2P), pairs={}))) == {}  # not recounted
 
 
 def test_a_bots_opponents_rows() -> None:

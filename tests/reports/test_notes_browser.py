@@ -24,7 +24,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 
 def test_the_replay_shows_each_decision_s_note_at_its_step(browser: Browser, site: Site) -> None:
     with Store.open(site.store_dir) as store:
-        records = {m.id: store.record(m.id) for m in store.matches()}
+        records = {m.id: store.matches.record(m.id) for m in store.matches.all()}
     shown = {"note": 0, "note_dropped": 0, "none": 0}
     for match_id, record in records.items():
         page, query = site.site_dir / "replay.html", f"?match={match_id}"

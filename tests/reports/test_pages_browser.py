@@ -23,6 +23,7 @@ from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, Tourname
 from reports.render import SiteWriter
 from tests.reports.browser import DESKTOP, PHONE, Browser
 from tests.reports.conftest import screenshot_dir
+from tournaments.ratings import pair_table
 
 BOTS = 18
 NOTE = ("4 players a table: the full schedule of every table and seat rotation would be 3,060 "
@@ -51,7 +52,7 @@ def league(folder: Path) -> Path:
                         for i in range(BOTS) if history[i]), key=lambda s: -s.exposed)
     data = TournamentData(name="Class league", game="block", options={"num_players": 2}, seed=None,
                           entrants=people, matches=rows, standings=standings, history=history,
-                          record=lambda _: None, planned=400, details={"schedule": NOTE})
+                          pairs=pair_table(rows), planned=400, details={"schedule": NOTE})
     SiteWriter(data, folder).write()
     return folder / "index.html"
 
@@ -97,7 +98,7 @@ def failing_four_player_match(folder: Path) -> tuple[Path, dict, TournamentData]
                            reasons=tuple(s.reason for s in record.statuses),
                            stderr_tails=tuple(s.stderr_tail for s in record.statuses),
                            time_ms=(1.0,) * 4, duration_ms=10.0)],
-        standings=[], history={}, record=lambda _: text, planned=1)
+        standings=[], history={}, records={1: record.pack()}, planned=1)
     SiteWriter(data, folder).write()
     (folder / "record.json").write_text(text)
     return folder / "replay.html", json.loads(text), data
@@ -140,7 +141,7 @@ def timed_out_match(folder: Path, ids: tuple[int, ...] = (1,)) -> Path:
                            ranks=(1, 2), statuses=("ok", TIMEOUT), reasons=tuple(s.reason for s in record.statuses),
                            stderr_tails=("", ""), time_ms=(3.0, 2.0), duration_ms=2300.0)
                  for n, i in enumerate(ids, 1)],
-        standings=[], history={}, record=lambda _: text, planned=len(ids))
+        standings=[], history={}, records={i: record.pack() for i in ids}, planned=len(ids))
     SiteWriter(data, folder).write()
     (folder / "record.json").write_text(text)
     return folder / "replay.html"
@@ -438,7 +439,6 @@ def test_every_game_replays_a_failed_match_through_its_drawer(browser: Browser, 
                                        {"decision": k, "legal": legal, "answer": None, "kind": "crash"})
     record.scores = list(state.scores())
     record.ranks = [players if s == seat else 1 for s in range(players)]
-    text = record.to_json()
     data = TournamentData(
         name=name, game=name, options=record.options, seed=None,
         entrants=[EntrantInfo(i, f"bot-{i}") for i in range(players)],
@@ -448,7 +448,7 @@ def test_every_game_replays_a_failed_match_through_its_drawer(browser: Browser, 
                            reasons=tuple(s.reason for s in record.statuses),
                            stderr_tails=tuple(s.stderr_tail for s in record.statuses),
                            time_ms=(1.0,) * players, duration_ms=10.0)],
-        standings=[], history={}, record=lambda _: text, planned=1)
+        standings=[], history={}, records={1: record.pack()}, planned=1)
     SiteWriter(data, tmp_path).write()
     browser.size(*DESKTOP)
     browser.open(tmp_path / "replay.html", "?match=1")

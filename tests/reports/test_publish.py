@@ -106,9 +106,9 @@ def test_no_student_is_named_anywhere_in_the_site(classroom: Classroom) -> None:
     secrets = classroom.secrets()
     assert {"zorblax", "Quillon", "vexmoor-tallis.mybot", "mybot", "Fenwick"} <= set(secrets)
     with Store.open(classroom.site.store_dir) as store:
-        entrants = store.entrants()
-        tails = [t for m in store.matches() for t in m.stderr_tails if t]
-        reasons = [r for m in store.matches() for r in m.reasons if r]
+        entrants = store.field.entrants()
+        tails = [t for m in store.matches.all() for t in m.stderr_tails if t]
+        reasons = [r for m in store.matches.all() for r in m.reasons if r]
     assert any("pellucid-oakhart" in t for t in tails), "the talker's stderr names it in the store"
     assert any("pellucid-oakhart" in r for r in reasons), "its illegal answer is quoted in the store"
     assert len(list((site / "records").glob("*.js"))) == 12
@@ -124,7 +124,7 @@ def test_no_student_is_named_anywhere_in_the_site(classroom: Classroom) -> None:
 def test_pages_are_numbered_by_alias_not_by_entrant_id(classroom: Classroom) -> None:
     """Entrant ids follow the sorted folders: the site numbers a bot by its alias instead."""
     with Store.open(classroom.site.store_dir) as store:
-        key = store.report_settings()["alias_key"]
+        key = store.meta.report_settings().alias_key
     numbers = {a.number for a in draw_aliases(key, [0, 1, 2], references={3}).values()} | {SPACE + 3}
     pages = {int(p.name.split("-")[0]) for p in (classroom.site.site_dir / "bots").glob("*.html")}
     assert pages == numbers
@@ -157,11 +157,11 @@ def test_a_named_site_turned_anonymous_keeps_no_name(classroom: Classroom, tmp_p
     out = tmp_path / "out"
     shutil.copytree(classroom.site.store_dir, out, ignore=shutil.ignore_patterns("site", "aliases.csv"))
     with Store.open(out, write=True) as store:
-        store.set_report(False, [3])
+        store.meta.set_report(False, [3])
     render_site(out)
     assert any((out / "site" / "bots").glob("*zorblax*")), "the named site has the students' pages"
     with Store.open(out, write=True) as store:
-        store.set_report(True, [3])
+        store.meta.set_report(True, [3])
     render_site(out, live=True)  # the live report forgets the names at once
     assert leaks(out / "site", classroom.secrets()) == []
     render_site(out)
@@ -169,7 +169,7 @@ def test_a_named_site_turned_anonymous_keeps_no_name(classroom: Classroom, tmp_p
     with open(out / "aliases.csv", encoding="utf-8", newline="") as f:  # the same aliases
         assert {r["name"]: r["alias"] for r in csv.DictReader(f)} == aliases(classroom)
     with Store.open(out, write=True) as store:
-        store.set_report(False, [3])
+        store.meta.set_report(False, [3])
     render_site(out)  # and back: names again, no alias left behind
     assert leaks(out / "site", list(aliases(classroom).values())) == []
     assert any((out / "site" / "bots").glob("*zorblax*"))
@@ -234,12 +234,9 @@ def test_the_leaderboard_draws_the_reference_line(browser: Browser, classroom: C
 def test_the_replay_shows_aliases(browser: Browser, classroom: Classroom) -> None:
     """A match of the talker, seated second (its answer is its name): the replay loads its
     rewritten record and shows the aliases, the failure reason under the alias, no stderr."""
-    data, store = load(classroom.site.store_dir)
-    try:
-        talker = next(e.id for e in data.entrants if e.name == "pellucid-oakhart")
-        match = next(m for m in data.matches if m.seats[1] == talker)
-    finally:
-        store.close()
+    data = load(classroom.site.store_dir).data
+    talker = next(e.id for e in data.entrants if e.name == "pellucid-oakhart")
+    match = next(m for m in data.matches if m.seats[1] == talker)
     browser.open(classroom.site.site_dir / "replay.html", f"?match={match.id}#end")
     assert browser.errors() == []
     text = browser.js("return document.body.innerText")
@@ -282,8 +279,8 @@ def test_a_moving_class_stays_anonymous(tmp_path: Path) -> None:
     (students / "ysolde-brackwater" / "main.py").write_text("print('hi')\n", encoding="utf-8")
     site = play(tmp_path, config, "class")
     with Store.open(site.store_dir) as store:
-        states = {v.state for v in store.versions()}
-        submissions = store.submissions()
+        states = {v.state for v in store.field.versions()}
+        submissions = store.field.submissions()
     assert {"current", "old", "withdrawn"} <= states
     assert [s.name for s in submissions] == ["ysolde-brackwater"]
     secrets = [str(tmp_path), "quimby", "arkwright", "delphine", "marrowby", "osgood",

@@ -54,7 +54,7 @@ def assert_secret(seed: int, site: Path, *outputs: str) -> None:
 
 def stored_seed(out: Path) -> int:
     with Store.open(out) as store:
-        return store.config_dict()["seed"]
+        return store.meta.config_dict()["seed"]
 
 
 @pytest.mark.parametrize("given", [None, GIVEN_SEED], ids=["drawn", "given"])

@@ -23,7 +23,7 @@ from reports.charts import thin
 from reports.data import EntrantInfo, MatchInfo, RatingPoint, Standing, TournamentData
 from reports.render import SiteWriter, script_json
 from tests.reports.conftest import EVIL_TEXT, ROOT, Site
-from tournaments.ratings import compute_ratings
+from tournaments.ratings import compute_ratings, pair_table
 from tournaments.store import Store
 
 RECORD_RE = re.compile(rb'Arena\.loadRecord\((\d+),"(.*)","(bytes|base64)"\);\n', re.S)
@@ -66,8 +66,8 @@ class Rows(HTMLParser):
 
 def test_every_page_is_written(two_player: Site) -> None:
     with stored(two_player) as store:
-        ids = [m.id for m in store.matches()]
-        entrants = store.entrants()
+        ids = [m.id for m in store.matches.all()]
+        entrants = store.field.entrants()
     out = two_player.site_dir
     assert two_player.index == out / "index.html"
     assert (out / "matches" / "list-1.html").is_file()
@@ -105,10 +105,10 @@ def test_untrusted_text_is_escaped_everywhere(two_player: Site) -> None:
 
 def test_record_scripts_hold_the_stored_record(two_player: Site) -> None:
     with stored(two_player) as store:
-        for row in store.matches():
+        for row in store.matches.all():
             match_id, record = read_record_script(two_player.site_dir / "records" / f"{row.id}.js")
             assert match_id == row.id
-            full = json.loads(store.record(row.id).to_json())
+            full = json.loads(store.matches.record(row.id).to_json())
             for seat in full["seats"]:
                 seat.pop("path", None)
             for d in full["decisions"]:
@@ -120,8 +120,8 @@ def test_record_scripts_hold_the_stored_record(two_player: Site) -> None:
 def test_no_organiser_folder_is_published(two_player: Site) -> None:
     """Bot folders can hold students' names: no page, record or data file carries them."""
     with stored(two_player) as store:
-        paths = [e.path for e in store.entrants()]
-        described = [e for e in store.entrants() if e.description]
+        paths = [e.path for e in store.field.entrants()]
+        described = [e for e in store.field.entrants() if e.description]
     assert described, "the bundled bots have descriptions"
     for f in two_player.site_dir.rglob("*"):
         if f.is_file() and f.suffix in (".html", ".js"):
@@ -137,7 +137,7 @@ def test_no_organiser_folder_is_published(two_player: Site) -> None:
 
 def test_match_lists_spend_no_column_on_the_seed(two_player: Site) -> None:
     with stored(two_player) as store:
-        seeds = [str(m.seed) for m in store.matches()]
+        seeds = [str(m.seed) for m in store.matches.all()]
     html = (two_player.site_dir / "matches" / "list-1.html").read_text(encoding="utf-8")
     assert ">Seed<" not in html
     assert not any(seed in html for seed in seeds)
@@ -172,8 +172,8 @@ def test_head_to_head_cells_match_the_ratings(two_player: Site) -> None:
 
 def test_three_player_head_to_head_is_the_average_place(three_player: Site) -> None:
     with stored(three_player) as store:
-        matches = store.matches()
-        entrants = store.entrants()
+        matches = store.matches.all()
+        entrants = store.field.entrants()
     a, b = entrants[0].id, entrants[1].id
     places = [m.ranks[m.seats.index(a)] for m in matches if a in m.seats and b in m.seats]
     html = three_player.index.read_text(encoding="utf-8")
@@ -205,7 +205,7 @@ def test_rendering_after_a_resume_rewrites_only_what_changed(two_player: Site, t
     src.backup(dst)
     src.close()
     with stored(two_player) as store:
-        ids = [m.id for m in store.matches()]
+        ids = [m.id for m in store.matches.all()]
     late = ids[len(ids) // 2:]
     dst.execute(f"DELETE FROM matches WHERE id IN ({','.join(map(str, late))})")
     dst.commit()
@@ -242,13 +242,13 @@ def test_a_live_report_reloads_itself_until_the_end(two_player: Site, tmp_path: 
 
 
 def test_match_lists_are_split_into_pages(two_player: Site, tmp_path: Path, monkeypatch) -> None:
-    import reports.model
+    import reports.site
 
-    monkeypatch.setattr(reports.model, "MATCHES_PER_PAGE", 2)
+    monkeypatch.setattr(reports.site, "MATCHES_PER_PAGE", 2)
     out = tmp_path / "paged"
     render_site(two_player.store_dir, out)
     with stored(two_player) as store:
-        total = len(store.matches())
+        total = len(store.matches.all())
     lists = sorted((out / "matches").glob("list-*.html"))
     assert len(lists) == (total + 1) // 2
     first = lists[0].read_text(encoding="utf-8")
@@ -335,8 +335,8 @@ def test_the_index_stays_small_for_long_tournaments(tmp_path: Path, entrants: in
         (Standing(e.id, history[e.id][-1].mu, history[e.id][-1].sigma, 1500, 700, 0, 80.0, 0) for e in people),
         key=lambda s: -s.exposed)
     data = TournamentData(name="big", game="block", options={"num_players": 2}, seed=1, entrants=people,
-                          matches=rows, standings=standings, history=history, record=lambda _: None,
-                          planned=matches)
+                          matches=rows, standings=standings, history=history,
+                          pairs=pair_table(rows), planned=matches)
     tmp_path.mkdir(exist_ok=True)
     index = SiteWriter(data, tmp_path).write_index()
     size = index.stat().st_size
@@ -375,7 +375,7 @@ def test_the_site_gets_the_pieces_and_its_games_drawer_from_the_games_folders(
     people = [EntrantInfo(i, f"bot {i}", f"/bots/{i}") for i in range(game.default_players)]
     data = TournamentData(name="t", game=game_name, options={"num_players": game.default_players},
                           seed=1, entrants=people, matches=[], standings=[], history={},
-                          record=lambda _: None, planned=0)
+                          planned=0)
     SiteWriter(data, tmp_path).write()
     static = tmp_path / "static"
     for site_name, source in ((f"games/{game_name}.js", game.folder / "drawer.js"),
@@ -406,7 +406,7 @@ def test_a_store_of_format_2_still_renders(two_player: Site, tmp_path: Path) -> 
     src.backup(dst)
     src.close()
     with stored(two_player) as store:
-        paths = {e.name: e.path for e in store.entrants()}
+        paths = {e.name: e.path for e in store.field.entrants()}
     for mid, blob in dst.execute("SELECT id, record FROM matches").fetchall():
         data = MatchRecord.unpack(blob).to_dict()
         for seat in data["seats"]:
@@ -424,18 +424,18 @@ def test_a_store_of_format_2_still_renders(two_player: Site, tmp_path: Path) -> 
     render_site(old, site)
     assert not (site / "matches" / "1.html").exists()
     with stored(two_player) as store:
-        for row in store.matches():
+        for row in store.matches.all():
             _, record = read_record_script(site / "records" / f"{row.id}.js")
             assert record["scores"] == list(row.scores)
             assert all("path" not in seat for seat in record["seats"])
     for path in paths.values():
         assert path not in (site / "index.html").read_text(encoding="utf-8")
     with Store.open(old) as store:
-        assert all(e.description == "" for e in store.entrants())
+        assert all(e.description == "" for e in store.field.entrants())
     with Store.open(old, write=True) as store:
         store.upgrade()
     with Store.open(old) as store:
-        assert store._meta("format") == STORE_FORMAT
+        assert store.meta.get("format") == STORE_FORMAT
 
 
 def test_records_in_base64_for_web_servers_that_declare_utf8(two_player: Site, tmp_path) -> None:

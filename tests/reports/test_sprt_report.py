@@ -15,6 +15,7 @@ from tests.reports.conftest import ROOT, play, screenshot_dir
 from tournaments.chances import chances
 from tournaments.formats.adaptive import Met
 from tournaments.formats.sprt import store_summary
+from tournaments.ratings import pair_table
 from tournaments.stats import estimate
 from tournaments.store import Store
 
@@ -38,8 +39,8 @@ def data(duplicate: bool = True) -> TournamentData:
                  Standing(CY, 24.0, 8.0, 1, 1, 0, 0.0, 0)]
     return TournamentData(name="pairs", game="block", options={"num_players": 2}, seed=None,
                           entrants=[EntrantInfo(i, n) for i, n in enumerate(["ann", "bob", "cy"])],
-                          matches=rows, standings=standings, history={}, record=lambda _: None,
-                          planned=len(rows), duplicate=duplicate)
+                          matches=rows, standings=standings, history={},
+                          pairs=pair_table(rows), planned=len(rows), duplicate=duplicate)
 
 
 def test_the_full_head_to_head_page_lists_every_pair_by_duplicate_set() -> None:

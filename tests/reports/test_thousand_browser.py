@@ -28,8 +28,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 def test_the_thousand_board(browser: Browser, site: Site) -> None:
     shots = screenshot_dir()
     with Store.open(site.store_dir) as store:
-        row = store.matches()[0]
-        record = store.record(row.id)
+        row = store.matches.all()[0]
+        record = store.matches.record(row.id)
     page, query = site.site_dir / "replay.html", f"?match={row.id}"
     browser.size(*DESKTOP)
     browser.open(page, query)
@@ -83,7 +83,7 @@ def test_the_sheets_scroll_in_their_box_at_phone_width_with_names_in_view(browse
     """At a phone's width the score sheet and a deal's score table are wider than the screen: they
     scroll inside their box, their first column (the deal; the seats' names) staying in view."""
     with Store.open(site.store_dir) as store:
-        row = store.matches()[0]
+        row = store.matches.all()[0]
     page, query = site.site_dir / "replay.html", f"?match={row.id}"
     browser.size(*PHONE)
     browser.open(page, query)

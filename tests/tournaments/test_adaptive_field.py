@@ -23,7 +23,7 @@ from .test_versions import change, run
 
 def stored(out: Path) -> dict[int, tuple[tuple[int, ...], tuple[int, ...], int]]:
     with Store.open(out) as store:
-        return {m.id: (m.seats, m.versions, m.seed) for m in store.matches()}
+        return {m.id: (m.seats, m.versions, m.seed) for m in store.matches.all()}
 
 
 def three_bots(tmp_path: Path, bots: dict[str, Path]) -> Path:
@@ -59,7 +59,7 @@ def test_a_late_entrant_and_a_new_version_are_planned_first(tmp_path: Path,
     new = sorted(mid for mid in after if mid not in before)
     assert new == list(range(max(before) + 1, max(after) + 1)) and len(new) == second.played
     with Store.open(out) as store:
-        delta = next(e.id for e in store.entrants() if e.name == "delta")
+        delta = next(e.id for e in store.field.entrants() if e.name == "delta")
     first_batch = new[:4]  # one worker: two sets of two matches
     assert all(delta in after[mid][0] for mid in first_batch)
     assert not {after[mid][2] for mid in new} & {r[2] for r in before.values()}  # fresh deals
@@ -69,8 +69,8 @@ def test_a_late_entrant_and_a_new_version_are_planned_first(tmp_path: Path,
     third = run(config, out)
     latest = stored(out)
     with Store.open(out) as store:
-        beta = next(e.id for e in store.entrants() if e.name == "beta")
-        assert store.current()[beta] == 2
+        beta = next(e.id for e in store.field.entrants() if e.name == "beta")
+        assert store.field.current()[beta] == 2
         summary = store_summary(store)
     newest = sorted(mid for mid in latest if mid not in after)
     assert third.played == len(newest) > 0

@@ -32,7 +32,7 @@ def run(config: Path, output: Path, workers: int) -> subprocess.Popen:
 
 def seats(output: Path) -> list[tuple[int, int, tuple[int, ...]]]:
     with Store.open(output) as store:
-        return [(r.id, r.seed, r.seats) for r in store.iter_matches()]
+        return [(r.id, r.seed, r.seats) for r in store.matches.iter()]
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_its_batches_are_played_by_the_same_two_workers(field: dict[str, Any]) -
     """The workers (and their bots' fork servers) are kept from batch to batch, not started
     again for each: many batches, two worker processes."""
     with Store.open(field["root"] / "reference") as store:
-        played = store.count()[0]
+        played = store.matches.count()[0]
     assert played >= 5 * 4 * 2  # batches of 4 sets of 2 matches for two workers
     assert len(workers_used(field["root"] / "reference")) == 2
 

@@ -24,7 +24,7 @@ from tournaments.config import (
 )
 from tournaments.entrants import resolve_entrants, resolve_field
 from tournaments.run import prepare, run_tournament
-from tournaments.store import Store
+from tournaments.store import ReportSettings, Store
 
 from .conftest import make_bot, small_config, write_config
 
@@ -125,12 +125,12 @@ def test_what_the_report_publishes_is_not_the_tournament(tmp_path: Path, bots: d
     out = tmp_path / "out"
     run_tournament(prepare(config, out), backend=SerialBackend(), progress=False, say=lambda _: None)
     with Store.open(out) as store:
-        settings = store.report_settings()
-    assert settings["anonymous"] and settings["references"] == [1, 2, 3]  # alpha_bar, beta, gamma
+        settings = store.meta.report_settings()
+    assert settings.anonymous and settings.references == (1, 2, 3)  # alpha_bar, beta, gamma
     run_tournament(prepare(load_config(tmp_path / "plain.toml"), out), backend=SerialBackend(),
                    progress=False, say=lambda _: None)  # the same tournament: nothing to play
     with Store.open(out) as store:
-        assert store.report_settings() == {**settings, "anonymous": False, "references": []}
+        assert store.meta.report_settings() == ReportSettings(False, (), settings.alias_key)
 
 
 def test_time_control_as_text(tmp_path: Path, bots: dict[str, Path]) -> None:

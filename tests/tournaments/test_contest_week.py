@@ -57,17 +57,17 @@ def week_watch(config: Path, out: Path, lines: list[str]) -> Watch:
 def standing(out: Path) -> dict[str, tuple[int, str]]:
     """Each entrant's latest version and its state."""
     with Store.open(out) as store:
-        latest = store.latest()
-        return {e.name: (latest[e.id].version, latest[e.id].state) for e in store.entrants()}
+        latest = store.field.latest()
+        return {e.name: (latest[e.id].version, latest[e.id].state) for e in store.field.entrants()}
 
 
 def unmet_pairs(out: Path) -> list[tuple[str, str]]:
     """Pairs of current versions that have not played both seats of their set."""
     with Store.open(out) as store:
-        current = store.current()
-        names = {e.id: e.name for e in store.entrants()}
+        current = store.field.current()
+        names = {e.id: e.name for e in store.field.entrants()}
         met: dict[frozenset[int], int] = {}
-        for m in store.matches():
+        for m in store.matches.all():
             if among(current, m):
                 key = frozenset(m.seats)
                 met[key] = met.get(key, 0) + 1
@@ -78,8 +78,8 @@ def unmet_pairs(out: Path) -> list[tuple[str, str]]:
 
 def matches_of(out: Path, name: str) -> int:
     with Store.open(out) as store:
-        eid = next(e.id for e in store.entrants() if e.name == name)
-        return sum(1 for m in store.matches() if eid in m.seats)
+        eid = next(e.id for e in store.field.entrants() if e.name == name)
+        return sum(1 for m in store.matches.all() if eid in m.seats)
 
 
 def new_lines(lines: list[str], seen: list[int]) -> str:

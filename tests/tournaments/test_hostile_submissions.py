@@ -63,8 +63,8 @@ def test_a_submission_that_is_a_link_or_leads_out_is_skipped_and_nothing_is_copi
                for line in skipped), skipped
     assert any("'sub/e' links to d/.., outside the bot folder" in line for line in skipped)
     with Store.open(out) as store:
-        assert sorted(e.name for e in store.entrants()) == ["ana", "bob"]
-        assert sorted(Path(s.folder).name for s in store.submissions()) == ["chain", "evil"]
+        assert sorted(e.name for e in store.field.entrants()) == ["ana", "bob"]
+        assert sorted(Path(s.folder).name for s in store.field.submissions()) == ["chain", "evil"]
     assert files_holding(out, SECRET) == []
     for snapshot in (out / "versions").glob("*/v*"):                  # the owner's only
         assert stat.S_IMODE(os.stat(snapshot).st_mode) & 0o077 == 0, snapshot
@@ -90,8 +90,8 @@ def test_a_store_holding_an_entrant_from_a_link_withdraws_it_and_deletes_its_sna
     assert run(first, out, lines).outcome == "complete"
     assert any(line.startswith("random is withdrawn: its submission is a link") for line in lines)
     with Store.open(out) as store:
-        latest = store.latest()
-        assert {e.name: latest[e.id].state for e in store.entrants()}["random"] == "withdrawn"
+        latest = store.field.latest()
+        assert {e.name: latest[e.id].state for e in store.field.entrants()}["random"] == "withdrawn"
     assert files_holding(out, SECRET) == []
 
 
@@ -124,9 +124,9 @@ def test_a_plain_run_checks_new_submissions_and_names_cannot_forge_lines(tmp_pat
     assert "skipped " + str(students) + "/y\\x0aFORGED skipped\\x1b[31m:" in proc.stderr
     assert "crash failed its check" in proc.stderr.replace(str(students) + "/", "")
     with Store.open(out) as store:
-        names = sorted(e.name for e in store.entrants())
+        names = sorted(e.name for e in store.field.entrants())
         assert "crash" not in names and len(names) == 3
-        assert all(s == "ok" for m in store.matches() for s in m.statuses)
+        assert all(s == "ok" for m in store.matches.all() for s in m.statuses)
 
 
 def test_a_refusal_is_said_once_per_version(tmp_path: Path) -> None:
@@ -168,7 +168,7 @@ def test_a_folder_that_changed_after_its_check_is_not_admitted(tmp_path: Path) -
                             backend=SerialBackend(), progress=False, say=lines.append)
     assert result.played == 2
     with Store.open(out) as store:
-        assert sorted(e.name for e in store.entrants()) == ["ana", "bob"]
+        assert sorted(e.name for e in store.field.entrants()) == ["ana", "bob"]
     assert not (out / "versions" / "2").exists()
     checked[str(students / "cy")] = load_bot(students / "cy").content_hash()  # now it passed
     bob = load_bot(students / "bob")

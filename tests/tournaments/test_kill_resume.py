@@ -112,10 +112,10 @@ def test_sigkill_mid_run_then_resume(setup: dict[str, Any]) -> None:
     before = stored(output)
     assert 6 <= before < TOTAL
     with Store.open(output) as store:
-        assert [r["outcome"] for r in store.runs()] == [None]  # killed: no end recorded
+        assert [r.outcome for r in store.meta.runs()] == [None]  # killed: no end recorded
     resume_and_compare(setup, output, before)
     with Store.open(output) as store:
-        assert [r["outcome"] for r in store.runs()] == [None, "complete"]
+        assert [r.outcome for r in store.meta.runs()] == [None, "complete"]
 
 
 def holds_the_folder(output: Path, proc: subprocess.Popen) -> bool:
@@ -172,7 +172,7 @@ def test_ctrl_c_finishes_the_matches_in_flight_then_resume(setup: dict[str, Any]
     before = stored(output)
     assert 4 <= before < TOTAL
     with Store.open(output) as store:
-        assert [r["outcome"] for r in store.runs()] == ["stopped"]
+        assert [r.outcome for r in store.meta.runs()] == ["stopped"]
     resume_and_compare(setup, output, before)
 
 
@@ -189,7 +189,7 @@ def test_ctrl_c_twice_stops_at_once(setup: dict[str, Any]) -> None:
     assert "stopped at once" in err and "Traceback" not in err
     assert_all_gone(children, timeout=10)
     with Store.open(output) as store:
-        assert [r["outcome"] for r in store.runs()] in (["aborted"], ["stopped"])
+        assert [r.outcome for r in store.meta.runs()] in (["aborted"], ["stopped"])
     resume_and_compare(setup, output, stored(output))
 
 

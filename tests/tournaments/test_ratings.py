@@ -15,6 +15,7 @@ from tournaments.ratings import (
     format_leaderboard,
     leaderboard_order,
     make_env,
+    pair_table,
     rate,
 )
 from tournaments.store import Entrant, MatchRow
@@ -99,6 +100,20 @@ def test_n_player_ranks_with_ties() -> None:
     assert ratings.head_to_head is None
     ann = ratings.standing("ann")
     assert (ann.wins, ann.draws) == (1, 1)  # sole first, then shared first
+
+
+def test_the_pair_table_compares_each_two_at_a_table() -> None:
+    """Three at a table, ranks 1, 2, 2 and scores 30, 10, 10, then the same three ranked 2, 1, 3
+    (scores 5, 9, 1): a ranks above b once and below once, b and c are level once (a draw)."""
+    pairs = pair_table([row(1, (0, 1, 2), (1, 2, 2), scores=(30, 10, 10)),
+                        row(2, (0, 1, 2), (2, 1, 3), scores=(5, 9, 1))])
+    a_b, b_c, c_a = pairs[(0, 1)], pairs[(1, 2)], pairs[(2, 0)]
+    assert (a_b.matches, a_b.wins, a_b.draws, a_b.losses) == (2, 1, 0, 1)
+    assert (a_b.places, a_b.score, a_b.opponent_score) == (1 + 2, 30 + 5, 10 + 9)
+    assert (b_c.wins, b_c.draws, b_c.losses, b_c.places) == (1, 1, 0, 2 + 1)
+    assert (c_a.wins, c_a.draws, c_a.losses, c_a.score_rate) == (0, 0, 2, 0.0)
+    assert a_b.score_rate == 0.5 and len(pairs) == 6
+    assert pair_table([row(1, (0, 0), (1, 2))]) == {}  # a bot at a table with itself meets no one
 
 
 def test_head_to_head_and_tables() -> None:

@@ -48,8 +48,8 @@ def comparable_record(record: MatchRecord) -> dict[str, Any]:
 def comparable_rows(output: Path) -> list[tuple[Any, ...]]:
     with Store.open(output) as store:
         return [(m.id, m.round, m.table, m.rotation, m.deal, m.seed, m.seats, m.scores, m.ranks,
-                 m.statuses, m.reasons, m.stderr_tails, comparable_record(store.record(m.id)))
-                for m in store.matches()]
+                 m.statuses, m.reasons, m.stderr_tails, comparable_record(store.matches.record(m.id)))
+                for m in store.matches.all()]
 
 
 def ratings_of(output: Path) -> Any:
@@ -112,8 +112,8 @@ def test_parallel_and_serial_runs_store_and_rate_identically(config_path: Path, 
     assert comparable_rows(tmp_path / "serial") == comparable_rows(tmp_path / "parallel")
     assert ratings_of(tmp_path / "serial") == ratings_of(tmp_path / "parallel")
     with Store.open(tmp_path / "parallel") as store:
-        assert [(r["backend"], r["workers"]) for r in store.runs()] == [("processes", 2)]
-        workers = {m.worker for m in store.matches()}
+        assert [(r.backend, r.workers) for r in store.meta.runs()] == [("processes", 2)]
+        workers = {m.worker for m in store.matches.all()}
         assert 1 <= len(workers) <= 2 and all(w.startswith("pid ") for w in workers), workers
 
 
@@ -121,22 +121,22 @@ def test_the_store_read_api(config_path: Path, tmp_path: Path, bots: dict[str, P
     prepared = prepare(load_config(config_path), tmp_path / "out")
     run_tournament(prepared, workers=2, progress=False)
     with Store.open(tmp_path / "out") as store:
-        assert store.config() == dataclasses.replace(prepared.config)
-        entrants = store.entrants()
+        assert store.meta.config() == dataclasses.replace(prepared.config)
+        entrants = store.field.entrants()
         assert [(e.id, e.name) for e in entrants] == [(0, "alpha"), (1, "beta"), (2, "gamma"),
                                                       (3, "first")]
         assert entrants[0].content_hash == prepared.bots[0].content_hash()
         assert entrants[0].path == str(bots["alpha"].resolve())
-        matches = store.matches()
-        assert [m.id for m in matches] == list(range(1, 13)) and store.planned == 12
+        matches = store.matches.all()
+        assert [m.id for m in matches] == list(range(1, 13)) and store.meta.planned == 12
         for m, planned in zip(matches, prepared.schedule.matches):
             assert (m.seats, m.seed, m.deal) == (planned.seats, planned.seed, planned.deal)
-            record = store.record(m.id)
+            record = store.matches.record(m.id)
             assert record.seed == m.seed and list(m.ranks) == record.ranks
             assert [s["name"] for s in record.seats] == [entrants[e].name for e in m.seats]
             assert m.statuses == ("ok", "ok") and m.startup_ms > 0 and m.wall_ms >= m.startup_ms
-        assert store.count() == (12, 0)
-        assert [r["outcome"] for r in store.runs()] == ["complete"]
+        assert store.matches.count() == (12, 0)
+        assert [r.outcome for r in store.meta.runs()] == ["complete"]
         ratings = compute_ratings(store)
         assert len(ratings.history) == 12 and ratings.rated == ratings.planned == 12
 
@@ -146,7 +146,7 @@ def test_failures_are_stored_and_counted(tmp_path: Path, bots: dict[str, Path]) 
     result = run_tournament(prepare(load_config(path)), workers=2, progress=False)
     assert result.failures == 2
     with Store.open(result.store) as store:
-        for m in store.matches():
+        for m in store.matches.all():
             seat = m.seats.index(1)
             assert m.statuses[seat] == "crash" and m.ranks[seat] == 2
             assert "giving up" in m.stderr_tails[seat] and "exited" in m.reasons[seat]
@@ -167,7 +167,7 @@ def test_a_stopped_run_resumes_without_playing_a_match_twice(config_path: Path, 
     assert [r[0] for r in rows] == list(range(1, 13))
     assert [r for r in rows if r[0] in {s[0] for s in stored_first}] == stored_first
     with Store.open(tmp_path / "out") as store:
-        assert [r["outcome"] for r in store.runs()] == ["stopped", "complete"]
+        assert [r.outcome for r in store.meta.runs()] == ["stopped", "complete"]
     # a finished tournament plays nothing more
     third = run_tournament(prepare(load_config(config_path), tmp_path / "out"), progress=False)
     assert third.played == 0 and third.outcome == "complete"
@@ -327,7 +327,7 @@ def test_between_runs_the_store_file_alone_holds_everything(config_path: Path, t
     alone.mkdir()
     shutil.copy(tmp_path / "out" / "tournament.sqlite", alone / "tournament.sqlite")
     with Store.open(alone) as store:
-        assert store.count()[0] == 12
+        assert store.matches.count()[0] == 12
 
 
 AFFINITY_BOT = textwrap.dedent('''
@@ -349,7 +349,7 @@ def test_each_match_runs_on_its_workers_core(tmp_path: Path) -> None:
     run_tournament(prepared, backend=ProcessBackend(2, cores_per_match=1), progress=False)
     with Store.open(tmp_path / "out") as store:
         by_worker: dict[str, set[str]] = {}
-        for match in store.matches():
+        for match in store.matches.all():
             for tail in match.stderr_tails:
                 by_worker.setdefault(match.worker, set()).add(tail.strip())
     check_one_core_per_worker(by_worker)
@@ -411,8 +411,8 @@ def test_a_tournament_without_a_seed_gets_a_secret_one_and_keeps_it(
     assert first.config.seed.bit_length() > 32
     run_tournament(first, backend=SerialBackend(), progress=False)
     with Store.open(tmp_path / "a") as store:
-        assert store.config().seed == first.config.seed
-        records = [store.record(i) for i in store.done_ids()]
+        assert store.meta.config().seed == first.config.seed
+        records = [store.matches.record(i) for i in store.matches.ids()]
     # resuming reads the seed back from the store: the same schedule and deals
     again = prepare(load_config(path), tmp_path / "a")
     assert again.config.seed == first.config.seed
@@ -459,8 +459,8 @@ def test_source_bots_are_built_once_before_the_matches(tmp_path: Path, bots: dic
     assert sorted(p.name for p in source.iterdir()) == ["Makefile", "README.md", "bot.toml",
                                                         "main.c", "mp.c", "mp.h"]
     with Store.open(result.store) as store:
-        names = {e.id: e.name for e in store.entrants()}
-        for m in store.matches():
+        names = {e.id: e.name for e in store.field.entrants()}
+        for m in store.matches.all():
             for seat, entrant in enumerate(m.seats):
                 expected = "build_failed" if names[entrant] == "broken" else "ok"
                 assert m.statuses[seat] == expected, (m, names)

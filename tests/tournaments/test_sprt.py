@@ -193,7 +193,7 @@ def test_ctrl_c_stops_between_batches_and_the_resume_reaches_the_same_verdict(
     assert out.strip().splitlines()[-1].startswith("SPRT: no verdict yet after ")
     assert_all_gone(children)
     with Store.open(output) as store:
-        assert [r["outcome"] for r in store.runs()] == ["stopped"]
+        assert [r.outcome for r in store.meta.runs()] == ["stopped"]
     before = stored(output)
     proc = start_run(greedy_vs_random["config"], output)
     out, err = proc.communicate(timeout=240)

@@ -35,7 +35,7 @@ def finished(match, scores=(3, 1), ranks=(1, 2)) -> MatchRecord:
 
 
 def schedule(store: Store):
-    config = store.config()
+    config = store.meta.config()
     return make_schedule(2, config.format, config.seed)
 
 
@@ -62,30 +62,30 @@ def test_a_store_of_another_format_is_refused(store: Store, tmp_path: Path) -> N
 
 def test_a_match_is_stored_once_and_a_failed_write_leaves_nothing(store: Store) -> None:
     first, second = (PlannedMatch.of(m) for m in schedule(store).matches)
-    run = store.begin_run("test", 1)
-    store.add_match(first, finished(first), startup_ms=1, wall_ms=2, worker="w", run_id=run)
-    assert store.count() == (1, 0)
+    run = store.meta.begin_run("test", 1)
+    store.matches.add(first, finished(first), startup_ms=1, wall_ms=2, worker="w", run_id=run)
+    assert store.matches.count() == (1, 0)
     with pytest.raises(sqlite3.IntegrityError):  # the same match again: refused
-        store.add_match(first, finished(first), startup_ms=1, wall_ms=2, worker="w", run_id=run)
-    assert store.count() == (1, 0) and store.done_ids() == {first.id}
+        store.matches.add(first, finished(first), startup_ms=1, wall_ms=2, worker="w", run_id=run)
+    assert store.matches.count() == (1, 0) and store.matches.ids() == {first.id}
     # the failed transaction was rolled back: the next write works and is the only other one
-    store.add_match(second, finished(second, ranks=(2, 1)), startup_ms=1, wall_ms=2, worker="w",
+    store.matches.add(second, finished(second, ranks=(2, 1)), startup_ms=1, wall_ms=2, worker="w",
                     run_id=run)
-    assert store.done_ids() == {first.id, second.id}
-    assert [m.ranks for m in store.matches()] == [(1, 2), (2, 1)]
+    assert store.matches.ids() == {first.id, second.id}
+    assert [m.ranks for m in store.matches.all()] == [(1, 2), (2, 1)]
 
 
 def test_creating_a_store_twice_is_refused(store: Store, bots: dict[str, Path], tmp_path: Path) -> None:
     with pytest.raises(ArenaError, match="already holds a tournament"):
-        Store.create(store.path, store.config(), store.entrants(), planned=2, note="",
+        Store.create(store.path, store.meta.config(), store.field.entrants(), planned=2, note="",
                      draw_probability=0.01, schedule_hash="h")
-    assert len(store.entrants()) == 2  # and the first one is as it was
+    assert len(store.field.entrants()) == 2  # and the first one is as it was
 
 
 def test_readers_cannot_write(store: Store) -> None:
     with Store.open(store.path) as reader:
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
-            reader.begin_run("test", 1)
+            reader.meta.begin_run("test", 1)
 
 
 def test_a_store_whose_creation_failed_is_not_a_store(tmp_path: Path, bots: dict[str, Path]) -> None:

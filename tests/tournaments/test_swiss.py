@@ -173,8 +173,8 @@ class StopAfter(SerialBackend):
 
 def stored(output: Path) -> tuple[list[tuple[Any, ...]], Any]:
     with Store.open(output) as store:
-        return ([(r.id, r.round, r.seats, r.seed, r.ranks) for r in store.iter_matches()],
-                store.meta(ROUNDS_KEY))
+        return ([(r.id, r.round, r.seats, r.seed, r.ranks) for r in store.matches.iter()],
+                store.meta.get(ROUNDS_KEY))
 
 
 @pytest.mark.slow
@@ -217,7 +217,7 @@ def test_a_stopped_run_resumes_to_the_same_pairings_and_the_field_stays(
     assert again.played == 0 and again.outcome == "complete"
     assert any("takes no new versions" in line for line in said), said
     with Store.open(tmp_path / "whole") as store:
-        assert store.current() == {0: 1, 1: 1, 2: 1}
+        assert store.field.current() == {0: 1, 1: 1, 2: 1}
 
 
 @pytest.mark.slow

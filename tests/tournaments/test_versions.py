@@ -15,11 +15,10 @@ import pytest
 
 from tournaments.backends import SerialBackend
 from tournaments.config import load_config
-from tournaments.field_tables import CURRENT, OLD, WITHDRAWN
 from tournaments.ratings import compute_ratings
 from tournaments.replay import replay_match
 from tournaments.run import RunResult, prepare, run_tournament
-from tournaments.store import Store
+from tournaments.store import CURRENT, OLD, WITHDRAWN, Store
 
 from .conftest import HASH_BOT, make_bot, small_config, write_config
 from .test_run import comparable_record
@@ -33,7 +32,7 @@ def run(config: Path, out: Path, lines: list[str] | None = None) -> RunResult:
 
 def rows(out: Path) -> dict[int, tuple[Any, ...]]:
     with Store.open(out) as store:
-        return {m.id: (m.seats, m.versions, m.seed, m.scores, m.slot) for m in store.matches()}
+        return {m.id: (m.seats, m.versions, m.seed, m.scores, m.slot) for m in store.matches.all()}
 
 
 def change(bot: Path, note: str = "changed") -> None:
@@ -70,9 +69,9 @@ def test_a_new_version_plays_only_its_share_on_fresh_deals(tmp_path: Path,
         assert [r[2] for r in new.values() if r[4] == slot] == [seed, seed]  # one deal a set
     assert len(by_slot) == 3 and all(len(s) == 2 for s in by_slot.values())  # both seats each
     with Store.open(out) as store:
-        current = {m.id for m in store.current_matches()}
+        current = {m.id for m in store.matches.current()}
         assert not current & set(old_beta) and len(current) == 12
-        assert [(v.entrant, v.version, v.state) for v in store.versions() if v.entrant == 1] == \
+        assert [(v.entrant, v.version, v.state) for v in store.field.versions() if v.entrant == 1] == \
             [(1, 1, OLD), (1, 2, CURRENT)]
         ratings = compute_ratings(store)
     assert ratings.standing("beta").matches == 6 and ratings.rated == 12
@@ -92,7 +91,7 @@ def test_two_bots_changing_at_once_play_their_shared_pair_once(tmp_path: Path,
     change(bots["beta"])
     assert run(config, out).played == 10      # 3 + 3 pairs, less the one they share: 5 pairs
     with Store.open(out) as store:
-        shared = [m for m in store.matches() if set(m.seats) == {0, 1}]
+        shared = [m for m in store.matches.all() if set(m.seats) == {0, 1}]
     assert sorted(m.versions for m in shared) == [(1, 1), (1, 1), (2, 2), (2, 2)]
 
 
@@ -111,15 +110,15 @@ def test_a_late_entry_joins_and_a_bot_that_left_is_withdrawn(tmp_path: Path) -> 
     assert "dee joins (entrant 3)" in lines
     assert late.played == 6 and late.total == 12
     with Store.open(out) as store:
-        assert sorted({m.seats for m in store.matches() if m.id > 6}) == \
+        assert sorted({m.seats for m in store.matches.all() if m.id > 6}) == \
             [(0, 3), (1, 3), (2, 3), (3, 0), (3, 1), (3, 2)]
     shutil.rmtree(students / "bob")
     lines = []
     assert run(config, out, lines).played == 0
     assert any(line.startswith("bob is withdrawn") for line in lines)
     with Store.open(out) as store:
-        assert store.latest()[1].state == WITHDRAWN
-        assert len(store.matches()) == 12                          # kept in the history
+        assert store.field.latest()[1].state == WITHDRAWN
+        assert len(store.matches.all()) == 12                          # kept in the history
         ratings = compute_ratings(store)
     assert sorted(s.entrant.name for s in ratings.standings) == ["ana", "cy", "dee"]
     assert all(s.matches == 4 for s in ratings.standings)          # bob's matches are not rated
@@ -153,11 +152,11 @@ def test_a_bad_submission_in_a_glob_is_skipped_with_a_warning_and_a_row(tmp_path
     assert len(skipped) == 4 and "no bot.toml" in skipped[0]
     assert "dan" in skipped[1] and "FIFO" in skipped[2] and "folder_mb" in skipped[3]
     with Store.open(out) as store:
-        assert [(Path(s.folder).name, s.outcome) for s in store.submissions()] == \
+        assert [(Path(s.folder).name, s.outcome) for s in store.field.submissions()] == \
             [("cy", "rejected"), ("dan", "rejected"), ("eve", "rejected"), ("fay", "rejected")]
     assert run(config, out).played == 0                             # listed once, not again
     with Store.open(out) as store:
-        assert len(store.submissions()) == 4
+        assert len(store.field.submissions()) == 4
     from reports import render_site
 
     site = tmp_path / "site"
@@ -180,16 +179,16 @@ def test_a_bot_whose_last_matches_all_failed_is_suspended_until_a_new_version(
     assert any(line.startswith("crash (version 1) is suspended: its last 3 matches all failed")
                for line in lines)
     with Store.open(out) as store:
-        crashed = [m for m in store.matches() if 2 in m.seats]
+        crashed = [m for m in store.matches.all() if 2 in m.seats]
         assert len(crashed) == 3 and first.played == 4 + 3      # alpha-beta's 4, crash's 3 of 8
-        assert store.latest()[2].state == "suspended"
+        assert store.field.latest()[2].state == "suspended"
         assert [s.entrant.name for s in compute_ratings(store).standings] in (
             ["alpha", "beta"], ["beta", "alpha"])
     assert run(config, out).played == 0                          # still suspended
     change(bots["crash"])
     assert run(config, out).played == 3                          # the new version, until it too
     with Store.open(out) as store:
-        assert [(v.version, v.state) for v in store.versions() if v.entrant == 2] == \
+        assert [(v.version, v.state) for v in store.field.versions() if v.entrant == 2] == \
             [(1, OLD), (2, "suspended")]
 
 
@@ -206,7 +205,7 @@ def test_a_gauntlet_takes_a_new_member_of_the_field_and_a_new_candidate(
     data["format"]["candidates"].append(str(delta))               # a candidate, by its path
     assert run(write_config(tmp_path / "t.toml", data), out).played == 6   # meets the field of 3
     with Store.open(out) as store:
-        met = {frozenset(m.seats) for m in store.matches()}
+        met = {frozenset(m.seats) for m in store.matches.all()}
     assert frozenset({0, 4}) not in met                            # candidates never meet
 
 
@@ -237,8 +236,7 @@ def test_the_report_says_which_version_is_ranked_and_who_is_out(tmp_path: Path) 
     from reports.model import SiteModel
     from reports.source import load
 
-    data, store = load(out)
-    store.close()
+    data = load(out).data
     rows = {(r.a.name, r.b.name): r for r in SiteModel(data).pair_rows()}
     pair = rows.get(("ana", "bob")) or rows[("bob", "ana")]
     assert pair.sets == 1                      # the set of ana's version 2; version 1's is history
@@ -273,7 +271,7 @@ def test_a_store_of_format_3_is_read_and_resumed(tmp_path: Path, bots: dict[str,
     conn.close()
     shutil.rmtree(out / "versions")
     with Store.open(out) as store:
-        assert [m.versions for m in store.matches()] == [(1, 1), (1, 1)]
+        assert [m.versions for m in store.matches.all()] == [(1, 1), (1, 1)]
         assert compute_ratings(store).rated == 2
     change(bots["gamma"])
     result = run(config, out)
@@ -283,9 +281,9 @@ def test_a_store_of_format_3_is_read_and_resumed(tmp_path: Path, bots: dict[str,
         json.dumps(STORE_FORMAT)
     conn.close()
     with Store.open(out) as store:
-        assert [(v.entrant, v.version) for v in store.versions()] == [(0, 1), (1, 1), (2, 1), (2, 2)]
+        assert [(v.entrant, v.version) for v in store.field.versions()] == [(0, 1), (1, 1), (2, 1), (2, 2)]
         assert all(2 not in m.seats or dict(zip(m.seats, m.versions))[2] == 2
-                   for m in store.current_matches())
+                   for m in store.matches.current())
 
 
 def test_a_late_entrant_to_a_balanced_sample_sits_at_as_many_tables_as_an_average_entrant() -> None:

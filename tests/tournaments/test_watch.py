@@ -43,7 +43,7 @@ def settle(*folders: Path) -> None:
 
 def entrant_names(out: Path) -> list[str]:
     with Store.open(out) as store:
-        return [e.name for e in store.entrants()]
+        return [e.name for e in store.field.entrants()]
 
 
 def test_a_half_copied_submission_waits_until_it_is_still(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_a_half_copied_submission_waits_until_it_is_still(tmp_path: Path) -> Non
     w.look()                                                      # ...and just ended
     assert entrant_names(out) == ["ana", "bob"]
     with Store.open(out) as store:
-        assert store.submissions() == []                          # half a submission: no row
+        assert store.field.submissions() == []                          # half a submission: no row
     assert any(line.startswith(f"waiting for {cy}") for line in lines)
     settle(cy)
     joined = w.look()
@@ -93,9 +93,9 @@ def test_a_version_that_fails_its_check_or_build_is_not_admitted(tmp_path: Path)
     assert any(f"{bob} failed its check: " in line and "crash" in line for line in lines)
     assert any(f"{cy} failed its check: build failed" in line for line in lines)
     with Store.open(out) as store:
-        assert [(v.entrant, v.version) for v in store.versions()] == [(0, 1), (1, 1)]
-        assert [e.name for e in store.entrants()] == ["ana", "bob"]
-        rejected = {os.path.basename(s.folder): s for s in store.submissions()}
+        assert [(v.entrant, v.version) for v in store.field.versions()] == [(0, 1), (1, 1)]
+        assert [e.name for e in store.field.entrants()] == ["ana", "bob"]
+        rejected = {os.path.basename(s.folder): s for s in store.field.submissions()}
     assert "giving up" in rejected["bob"].stderr_tail
     assert "no compiler here" in rejected["cy"].stderr_tail
     assert w.look() is None                                       # not checked again
@@ -103,7 +103,7 @@ def test_a_version_that_fails_its_check_or_build_is_not_admitted(tmp_path: Path)
     settle(bob)
     w.look()
     with Store.open(out) as store:
-        assert [os.path.basename(s.folder) for s in store.submissions()].count("bob") == 2
+        assert [os.path.basename(s.folder) for s in store.field.submissions()].count("bob") == 2
     from reports import render_site
 
     render_site(out, tmp_path / "site")
@@ -138,7 +138,7 @@ def test_a_watch_killed_in_the_middle_resumes(tmp_path: Path) -> None:
     assert entrant_names(out) == admitted                          # no admitted version lost
     assert result.outcome == "complete" and result.done == 24 == stored(out)
     with Store.open(out) as store:
-        sets = [(m.slot, m.rotation, m.versions) for m in store.matches()]
+        sets = [(m.slot, m.rotation, m.versions) for m in store.matches.all()]
     assert len(set(sets)) == 24
 
 
@@ -195,13 +195,11 @@ def test_a_fixed_submission_is_admitted_and_its_failure_leaves_the_report(tmp_pa
     (bob / "main.py").write_text(CRASH_BOT)                       # bob's first try crashes
     settle(ana, bob, cy)
     w.look()
-    data, store = load(out)
-    store.close()
+    data = load(out).data
     assert [x.name for x in data.submissions] == ["bob"] and entrant_names(out) == ["ana", "cy"]
     (bob / "main.py").write_text(HASH_BOT)                        # fixed
     settle(bob)
     assert w.look().played == 4
-    data, store = load(out)
-    store.close()
+    data = load(out).data
     assert data.submissions == [] and entrant_names(out) == ["ana", "cy", "bob"]
     assert SiteModel(data).index(None).submissions == []

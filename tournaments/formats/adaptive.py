@@ -639,14 +639,14 @@ def resumed_plan(settings: Settings, epoch: Epoch, rows: Sequence[Any]) -> tuple
 def store_summary(store: Any) -> Summary:
     """Where the adaptive tournament in a (read-only) ``tournaments.store.Store`` stands. The
     batch size is the one of its first run (its workers)."""
-    config = store.config()
-    runs = store.runs()
-    workers = runs[0]["workers"] if runs else 1
-    rows = store.matches()
-    saved = store.meta(EPOCH_KEY)
-    epoch = Epoch.from_json(saved) if saved else Epoch.after(store.current(), [])
+    config = store.meta.config()
+    runs = store.meta.runs()
+    workers = runs[0].workers if runs else 1
+    rows = store.matches.all()
+    saved = store.meta.get(EPOCH_KEY)
+    epoch = Epoch.from_json(saved) if saved else Epoch.after(store.field.current(), [])
     plan, _ = resumed_plan(Settings.of(config.format, config.seed, workers), epoch, rows)
-    return plan.summary({e.id: e.name for e in store.entrants()})
+    return plan.summary({e.id: e.name for e in store.field.entrants()})
 
 
 # ----- the format (tournaments.formats.protocol) -----------------------------------------------
@@ -669,18 +669,18 @@ class AdaptiveRun:
 
     def replan(self) -> Plan:
         run, store = self.run, self.run.store
-        rows = store.matches()
+        rows = store.matches.all()
         self.results.update((r.id, r) for r in rows)
-        current = store.current()
-        saved = store.meta(EPOCH_KEY)
+        current = store.field.current()
+        saved = store.meta.get(EPOCH_KEY)
         epoch = Epoch.from_json(saved) if saved else None
         if epoch is None or epoch.field != current:
             epoch = Epoch.after(current, rows)
-            store.set_meta(EPOCH_KEY, epoch.to_json())
+            store.meta.set(EPOCH_KEY, epoch.to_json())
         self.settings = Settings.of(run.config, run.seed, run.first_workers)
         plan, self.epoch = resumed_plan(self.settings, epoch, rows)
         if self.epoch != epoch:
-            store.set_meta(EPOCH_KEY, self.epoch.to_json())
+            store.meta.set(EPOCH_KEY, self.epoch.to_json())
             run.say(f"the adaptive plan of {run.output!r} was made by an earlier arena: its "
                     f"{len(rows)} stored matches count as known, and the plan goes on from them")
         return plan
@@ -699,7 +699,7 @@ class AdaptiveRun:
                 if kept:
                     return kept
                 self.plan = self.replan()
-            if self.run.store.current() == self.epoch.field:
+            if self.run.store.field.current() == self.epoch.field:
                 return []
             self.plan = self.replan()
 

@@ -206,9 +206,9 @@ def summarize(fmt: FormatConfig, names: Sequence[str], results: Mapping[int, Any
 
 def store_summary(store: Any) -> SprtSummary:
     """The test over what a (read-only) ``tournaments.store.Store`` holds."""
-    config = store.config()
-    return summarize(config.format, [e.name for e in store.entrants()],
-                     positions(store.slots(), store.current_matches()))
+    config = store.meta.config()
+    return summarize(config.format, [e.name for e in store.field.entrants()],
+                     positions(store.field.slots(), store.matches.current()))
 
 
 def positions(slots: Sequence[Slot], rows: Sequence[Any]) -> dict[int, Any]:

@@ -287,7 +287,7 @@ def summarize(entrants: Sequence[int], rounds: Sequence[Round], results: Mapping
 
 
 def stored_rounds(store: StoreView) -> list[Round]:
-    return [Round.from_json(r) for r in store.meta(ROUNDS_KEY) or []]
+    return [Round.from_json(r) for r in store.meta.get(ROUNDS_KEY) or []]
 
 
 # ----- the run ----------------------------------------------------------------------------------
@@ -298,7 +298,7 @@ class SwissRun:
 
     def __init__(self, run: Start) -> None:
         self.run = run
-        self.entrants = sorted(e.id for e in run.store.entrants())
+        self.entrants = sorted(e.id for e in run.store.field.entrants())
         self.total = round_count(run.config.rounds, len(self.entrants))
         self.rounds = stored_rounds(run.store)
         self.results: dict[int, Any] = {r.id: r for r in run.rows}
@@ -310,7 +310,7 @@ class SwissRun:
                              if m.id not in self.results)
 
     def batch(self, keep: Callable[[PlannedMatch], bool]) -> list[PlannedMatch]:
-        in_play = set(self.run.store.current())
+        in_play = set(self.run.store.field.current())
         while True:
             if self.rounds:
                 last = round_matches(self.rounds, len(self.rounds) - 1, self.run.seed,
@@ -330,7 +330,7 @@ class SwissRun:
                 self.over = True
                 return []
             self.rounds.append(found)
-            self.run.store.set_meta(ROUNDS_KEY, [r.to_json() for r in self.rounds])
+            self.run.store.meta.set(ROUNDS_KEY, [r.to_json() for r in self.rounds])
 
     def add(self, result: Outcome) -> None:
         self.results[result.id] = result
@@ -343,7 +343,7 @@ class SwissRun:
         return self.over
 
     def summary(self, names: Mapping[int, str], order: Callable[[], Sequence[int]]) -> SwissSummary:
-        return summarize(self.entrants, self.rounds, self.results, set(self.run.store.current()),
+        return summarize(self.entrants, self.rounds, self.results, set(self.run.store.field.current()),
                          self.total, self.over, names, order())
 
 
@@ -394,18 +394,18 @@ class Swiss:
         return SwissRun(run)
 
     def read(self, store: StoreView, order: Sequence[int]) -> Summary:
-        config = store.config()
-        entrants = sorted(e.id for e in store.entrants())
+        config = store.meta.config()
+        entrants = sorted(e.id for e in store.field.entrants())
         rounds = stored_rounds(store)
-        in_play = set(store.current())
+        in_play = set(store.field.current())
         total = round_count(config.format.rounds, len(entrants))
-        results = {r.id: r for r in store.matches()}
+        results = {r.id: r for r in store.matches.all()}
         t = tally(entrants, rounds, results, in_play)
         over = t.complete == len(rounds) and (
             len(rounds) >= total
             or next_round(entrants, rounds, results, in_play, config.seed) is None)
         return summarize(entrants, rounds, results, in_play, total, over,
-                         {e.id: e.name for e in store.entrants()}, order)
+                         {e.id: e.name for e in store.field.entrants()}, order)
 
 
 SWISS = Swiss()

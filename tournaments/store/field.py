@@ -1,22 +1,31 @@
-"""The store's tables of a field that moves (``tournaments.field``): every admitted version of
-every entrant, the plan's slots, and the submissions seen and not admitted. A part of
-:class:`tournaments.store.Store`, which holds the connection; a store of format 2 or 3 has none of
-these tables, and reads as every entrant at version 1, current.
+"""The store's moving field (``tournaments.field``): the entrants, every admitted version of each,
+the plan's slots, and the submissions seen and not admitted. A store of format 2 or 3 has no
+versions, slots or submissions tables, and reads as every entrant at version 1, current.
 """
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
 
-CURRENT, OLD, WITHDRAWN, SUSPENDED = "current", "old", "withdrawn", "suspended"  # version states
+from tournaments.plan import Slot
+from tournaments.store.meta import Meta
+from tournaments.store.schema import CURRENT, Transaction, columns, has_table, now
+
+OLD, WITHDRAWN, SUSPENDED = "old", "withdrawn", "suspended"  # version states, besides CURRENT
+__all__ = ["CURRENT", "OLD", "SUSPENDED", "WITHDRAWN", "Entrant", "Field", "Submission", "Version"]
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+@dataclass(frozen=True)
+class Entrant:
+    """An entrant: its id, name, bot folder and the content hash of its first version."""
+
+    id: int
+    name: str
+    path: str
+    content_hash: str
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -44,29 +53,26 @@ class Submission:
     stderr_tail: str = ""
 
 
-class FieldTables:
-    """Reading and writing the versions, slots and submissions (mixed into ``Store``)."""
+class Field:
+    """The ``entrants``, ``versions``, ``slots`` and ``submissions`` tables."""
 
-    _conn: sqlite3.Connection
+    def __init__(self, conn: sqlite3.Connection, meta: Meta) -> None:
+        self._conn = conn
+        self._meta = meta
 
-    if TYPE_CHECKING:  # what Store provides (its rows: tournaments.store.Entrant, MatchRow)
-        @property
-        def created_at(self) -> str: ...
-
-        def _transaction(self) -> Any: ...
-        def entrants(self) -> list[Any]: ...
-        def iter_matches(self) -> Iterator[Any]: ...
-
-    def _has(self, table: str) -> bool:
-        return self._conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                  (table,)).fetchone() is not None
+    def entrants(self) -> list[Entrant]:
+        # A store made before descriptions were kept has no such column: its bots have none.
+        description = "description" if "description" in columns(self._conn, "entrants") else "''"
+        rows = self._conn.execute(
+            f"SELECT id, name, path, content_hash, {description} FROM entrants ORDER BY id")
+        return [Entrant(*row) for row in rows]
 
     def versions(self) -> list[Version]:
         """Every admitted version, by entrant then version (version 1 of every entrant, current,
         in a store of format 2 or 3)."""
-        if not self._has("versions"):
-            return [Version(e.id, 1, e.content_hash, self.created_at, CURRENT)
-                    for e in self.entrants()]
+        if not has_table(self._conn, "versions"):
+            created = self._meta.created_at
+            return [Version(e.id, 1, e.content_hash, created, CURRENT) for e in self.entrants()]
         rows = self._conn.execute("SELECT entrant, version, content_hash, arrived_at, state, "
                                   "reason FROM versions ORDER BY entrant, version")
         return [Version(*row) for row in rows]
@@ -79,38 +85,46 @@ class FieldTables:
         """Entrant id -> version, for the entrants in play (not withdrawn nor suspended)."""
         return {e: v.version for e, v in self.latest().items() if v.state == CURRENT}
 
-    def slots(self) -> list[Any]:
-        """The plan's slots (``tournaments.plan.Slot``), in plan order."""
-        from tournaments.plan import Slot
-
-        if not self._has("slots"):
+    def slots(self) -> list[Slot]:
+        """The plan's slots, in plan order."""
+        if not has_table(self._conn, "slots"):
             return []
         rows = self._conn.execute("SELECT id, round, table_no, entrants, deal, first_match FROM "
                                   "slots ORDER BY id")
         return [Slot(i, r, t, tuple(json.loads(e)), d, f) for i, r, t, e, d, f in rows]
 
     def submissions(self) -> list[Submission]:
-        if not self._has("submissions"):
+        if not has_table(self._conn, "submissions"):
             return []
         rows = self._conn.execute("SELECT folder, name, content_hash, seen_at, outcome, reason, "
                                   "stderr_tail FROM submissions ORDER BY id")
         return [Submission(*row) for row in rows]
 
-    def _insert_slots(self, slots: Sequence[Any]) -> None:
+    def write_new(self, entrants: Sequence[Entrant], slots: Sequence[Slot], created: str) -> None:
+        """A new store's entrants (each at version 1) and slots (inside the creating
+        transaction)."""
+        self._conn.executemany(
+            "INSERT INTO entrants (id, name, path, content_hash, description) VALUES (?,?,?,?,?)",
+            [(e.id, e.name, e.path, e.content_hash, e.description) for e in entrants])
+        self._conn.executemany(
+            "INSERT INTO versions (entrant, version, content_hash, arrived_at, state) "
+            "VALUES (?, 1, ?, ?, ?)", [(e.id, e.content_hash, created, CURRENT) for e in entrants])
+        self._insert_slots(slots)
+
+    def _insert_slots(self, slots: Sequence[Slot]) -> None:
         self._conn.executemany(
             "INSERT INTO slots (id, round, table_no, entrants, deal, first_match) "
             "VALUES (?,?,?,?,?,?)",
             [(s.id, s.round, s.table, json.dumps(list(s.entrants)), s.deal, s.first_match)
              for s in slots])
 
-    def add_slots(self, slots: Sequence[Any]) -> None:
-        with self._transaction():
+    def add_slots(self, slots: Sequence[Slot]) -> None:
+        with Transaction(self._conn):
             self._insert_slots(slots)
 
-    def add_entrant(self, entrant: Any, slots: Sequence[Any]) -> None:
-        """A late entrant (a ``tournaments.store.Entrant``), at version 1, with the slots of its
-        share, in one transaction."""
-        with self._transaction():
+    def add_entrant(self, entrant: Entrant, slots: Sequence[Slot]) -> None:
+        """A late entrant, at version 1, with the slots of its share, in one transaction."""
+        with Transaction(self._conn):
             self._conn.execute(
                 "INSERT INTO entrants (id, name, path, content_hash, description) VALUES (?,?,?,?,?)",
                 (entrant.id, entrant.name, entrant.path, entrant.content_hash, entrant.description))
@@ -121,7 +135,7 @@ class FieldTables:
 
     def add_version(self, entrant: int, content_hash: str) -> int:
         """A new version of ``entrant``, now its current one (the one before becomes old)."""
-        with self._transaction():
+        with Transaction(self._conn):
             last = self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM versions WHERE "
                                       "entrant = ?", (entrant,)).fetchone()[0]
             self._conn.execute("UPDATE versions SET state = ?, reason = '' WHERE entrant = ?",
@@ -132,12 +146,12 @@ class FieldTables:
         return int(last + 1)
 
     def set_state(self, entrant: int, version: int, state: str, reason: str = "") -> None:
-        with self._transaction():
+        with Transaction(self._conn):
             self._conn.execute("UPDATE versions SET state = ?, reason = ? WHERE entrant = ? AND "
                                "version = ?", (state, reason, entrant, version))
 
     def add_submission(self, sub: Submission) -> None:
-        with self._transaction():
+        with Transaction(self._conn):
             self._conn.execute(
                 "INSERT INTO submissions (folder, name, content_hash, seen_at, outcome, reason, "
                 "stderr_tail) VALUES (?,?,?,?,?,?,?)",
