@@ -70,6 +70,11 @@ def test_greedy_and_its_copy_settle_level_above_random(field: dict[str, Any]) ->
     assert summary.line() == last  # the store replays to the run's own standing
     ratings = CliRunner().invoke(cli, ["ratings", str(field["root"] / "reference")])
     assert ratings.exit_code == 0 and ratings.output.strip().splitlines()[-1] == last
+    # the terminal's leaderboard follows the settled ranking, as the report does, and says so
+    lines = ratings.output.splitlines()
+    assert "ranked by the adaptive run's settled ranking; mu - 3 sigma" in lines[1]
+    board = [line.split()[1] for line in lines[4:7]]
+    assert board == list(summary.ranking), ratings.output
     # settled before max_matches: no deal is to come, so the seed may be published
     report = CliRunner().invoke(cli, ["report", str(field["root"] / "reference"), "--reveal-seed"])
     assert report.exit_code == 0, report.output
