@@ -61,7 +61,7 @@ def test_greedy_and_its_copy_settle_level_above_random(field: dict[str, Any]) ->
     # with a margin of 0.2 the stop asks only that no one stands above one who beats it by more
     # than 20 %: greedy's lead over random (about 62 %) need not be shown a lead
     assert "of 2 neighbour pairs" in last and "0 in doubt" in last
-    assert "settled 0/2 neighbour pairs (0 ordered, 0 level)" in err and "/400 matches" in err
+    assert "settled 0/2 neighbour pairs (0 ordered, 0 level; " in err and "/400 matches" in err
     with Store.open(field["root"] / "reference") as store:
         summary = store_summary(store)
     assert summary.stop == SETTLED and summary.matches < 400
