@@ -279,11 +279,14 @@ def solve(matrix: Sequence[Sequence[float]]) -> tuple[list[list[float]], float]:
         pivot = 1 / work[c][c]
         work[c] = [x * pivot for x in work[c]]
         out[c] = [x * pivot for x in out[c]]
+        # the columns of ``work`` before c are eliminated already, those of ``out`` after c
+        # untouched (zero in row c): the rows change only in the others
+        right, left = work[c][c:], out[c][:c + 1]
         for r in range(n):
             f = work[r][c]
             if r != c and f:
-                work[r] = [x - f * y for x, y in zip(work[r], work[c])]
-                out[r] = [x - f * y for x, y in zip(out[r], out[c])]
+                work[r][c:] = [x - f * y for x, y in zip(work[r][c:], right)]
+                out[r][:c + 1] = [x - f * y for x, y in zip(out[r][:c + 1], left)]
     return out, log_det
 
 
