@@ -94,7 +94,7 @@ def test_its_batches_are_played_by_the_same_two_workers(field: dict[str, Any]) -
     again for each: many batches, two worker processes."""
     with Store.open(field["root"] / "reference") as store:
         played = store.count()[0]
-    assert played >= 5 * 4 * 2  # batches of 4 sets of 2 matches for two workers
+    assert played >= 3 * 4 * 2  # batches of 4 sets of 2 matches for two workers
     assert len(workers_used(field["root"] / "reference")) == 2
 
 
