@@ -191,12 +191,12 @@ def test_the_stop_is_a_claim_about_the_whole_ranking() -> None:
     """Each neighbour pair of the chain is, on its own, within the margin at 95 %; but the ends,
     compared only through four links, are not: the ranking is in doubt until the chances of all
     its pairs, neighbours or not, add up to at most 5 %."""
-    now = standing(tuple(range(6)), chain(100), 0.95, 0.05)
-    assert all(p.level >= 0.95 for p in now.pairs[1:4])
-    assert now.wrong > 0.05 and not now.settled
+    now = standing(tuple(range(6)), chain(120), 0.95, 0.05)
+    assert all(p.level >= 0.95 for p in now.pairs)  # each pair alone: within the margin at 95 %
+    assert now.wrong > 0.05 and [p.state for p in now.pairs] == [IN_DOUBT] * 5
     step = score_to_elo(0.55)
-    centre, spread = field_posterior(now.elo, chain(100).games,
-                                     dispersion(chain(100), now.elo), step)
+    centre, spread = field_posterior(now.elo, chain(120).games,
+                                     dispersion(chain(120), now.elo), step)
     rank = now.ranking
     assert now.wrong == pytest.approx(sum(
         wrong_chance(centre[a] - centre[b], spread[(a, b)], step)
