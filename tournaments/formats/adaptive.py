@@ -139,7 +139,7 @@ class PairState:
     above: int
     below: int
     sets: int             # complete sets the two met in
-    score: float | None   # ``above``'s expected score against ``below`` by the fit; None: no data
+    score: float | None   # ``above``'s expected score against ``below`` by the belief; None: no data
     low: float            # at least this, at ``confidence``, at every look (a confidence sequence)
     high: float           # at most this, the same way
     ordered: float        # the confidence at which ``above`` is shown stronger (low above ½)
@@ -547,7 +547,7 @@ class Summary:
         rows = tuple((self.names[p.above], self.names[p.below], p.state, self.pair_text(p))
                      for p in self.pairs)
         return Box(id=NAME, headline=self.headline, line=self.line(), facts=facts,
-                   caption="Neighbours in the ranking: their state, in the fit's expected score "
+                   caption="Neighbours in the ranking: their state, in the belief's expected score "
                            "of the one above against the one below and its lower bound",
                    header=("Above", "Below", "State", "In words"), rows=rows,
                    note="An adaptive tournament plays duplicate sets where its ranking is in "
