@@ -28,12 +28,12 @@ every one of its matches is played.
   ``log((1 − β) / α)``.
 - The Elo estimate and its 95 % interval: the mean score per match and its normal-approximation
   interval from the spread of the set scores, turned into Elo (fishtest ``stat_util.get_elo``).
-- A lower confidence bound valid at every look (the adaptive format's stop): the likelihood
-  ratio of a normal estimate's truth being ``d + s`` against ``d``, mixed over ``s`` = the margin
-  × 1, 2, 4, … 32 (weights ¾, then equal shares), is a nonnegative supermartingale under any
-  truth at or below ``d``; by Ville's inequality it ever reaches ``1/α`` with chance at most
-  ``α`` (Wald's sequential probability ratio test with one boundary; Ramdas, Grünwald, Vovk,
-  Shafer, "Game-theoretic statistics and safe anytime-valid inference", 2023).
+- The adaptive format's stop: the same normal estimate under a normal prior of one spread τ,
+  estimated by moments (the fitted strengths' variance less the trace of their covariance)
+  and held at the margin or above (``field_posterior``); the chance that the ranking is wrong
+  is bounded by the sum of its pairs' chances (Boole). A Bayesian chance stays calibrated
+  under optional stopping when the prior is right (the posterior is a martingale; Berger and
+  Wolpert, "The Likelihood Principle", 1988), which a fixed truth need not be.
 - Elo fitted to a field: the Bradley–Terry model's maximum likelihood (Zermelo; Hunter, "MM
   algorithms for generalized Bradley–Terry models", 2004), with one drawn match each against a
   virtual entrant of Elo 0.

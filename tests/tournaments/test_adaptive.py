@@ -281,9 +281,10 @@ def test_sets_go_to_pairs_in_doubt_not_to_settled_ones() -> None:
     assert choose_tables(now, 5, 2, 0.05) == [now.ranking[1:]] * 5
 
 
-def test_sets_go_first_to_the_pair_most_likely_misordered_not_the_one_met_least() -> None:
+def test_sets_go_first_to_the_pair_most_likely_wrong_not_the_one_met_least() -> None:
     """0 won its 4 sets against 1; 1 leads 2 by one set in 10 (the rest split): both pairs are in
-    doubt, and 1-2, though met more often, is the one that may be the wrong way round."""
+    doubt, and 1-2, though met more often, is the one more likely the wrong way round beyond
+    the margin."""
     tally = Tally(2)
     for deal in range(14):
         a, b, won = (0, 1, True) if deal < 4 else (1, 2, deal == 4)

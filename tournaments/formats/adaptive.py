@@ -140,7 +140,7 @@ class PairState:
     below: int
     sets: int             # complete sets the two met in
     score: float | None   # ``above``'s expected score against ``below`` by the belief; None: no data
-    low: float            # at least this, at ``confidence``, at every look (a confidence sequence)
+    low: float            # at least this, at ``confidence``, by the belief (its quantile)
     high: float           # at most this, the same way
     ordered: float        # the confidence at which ``above`` is shown stronger (low above ½)
     level: float          # the confidence at which it is shown not weaker by more than the margin
