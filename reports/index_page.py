@@ -12,17 +12,7 @@ from reports.data import Standing
 from reports.h2h_page import H2H_ON_INDEX, HeadToHeadPage
 from reports.site import Site
 from reports.text import duration_text, fmt, nice_step, option_text, thousands
-from reports.views import (
-    Fact,
-    FieldRow,
-    FormatBox,
-    IndexView,
-    LeaderRow,
-    PageLink,
-    SubmissionRow,
-    Tick,
-    UncertaintyBar,
-)
+from reports.views import Fact, FieldRow, FormatBox, IndexView, LeaderRow, PageLink, SubmissionRow, Tick, UncertaintyBar
 from tournaments.ratings import tie_rule
 
 SUBMISSION_LINES = 12  # of a refused submission's check output, on the public index

@@ -31,7 +31,7 @@ from tournaments.config import TournamentConfig, load_config, parse_config
 from tournaments.entrants import resolve_field
 from tournaments.formats import DEFAULT, format_of
 from tournaments.lock import output_lock
-from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard, tie_rule
+from tournaments.ratings import compute_ratings, format_head_to_head, format_leaderboard, in_order
 from tournaments.replay import replay_match
 from tournaments.run import Prepared, ResultsListener, RunResult, planned_matches, prepare, run_tournament
 from tournaments.store import Entrant, Store, Version, store_path
@@ -338,8 +338,8 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
         config = store.meta.config()
         ratings = compute_ratings(store)
         note = store.meta.schedule_note
-        summary = (format_of(config.format.type).read(
-            store, [s.entrant.id for s in ratings.standings]) if verdict else None)
+        summary = format_of(config.format.type).read(
+            store, [s.entrant.id for s in ratings.standings])
         settings = store.meta.report_settings()
         entrants = store.field.entrants()
         versions = store.field.versions()
@@ -357,10 +357,12 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
         if summary is not None:
             summary = summary.renamed(lambda n: rename.get(n, n), lambda e: e)
     field = _field_lines(entrants, versions, rename)
+    # one order, the report's: a format that ranks the field itself orders the leaderboard
+    ratings, heading = in_order(ratings, summary.ranking_ids() if summary else (),
+                                summary.ranked_by()[0] if summary else "")
     click.echo("")
     click.echo(f"{config.name}: {ratings.rated} of {ratings.planned} matches rated "
-               f"(TrueSkill, draw probability {ratings.draw_probability:g}; ranked by mu - 3 sigma; "
-               f"{tie_rule('mu - 3 sigma')})")
+               f"(TrueSkill, draw probability {ratings.draw_probability:g}; {heading})")
     if note:
         click.echo(f"note: {note}")
     click.echo(format_leaderboard(ratings))
@@ -370,7 +372,7 @@ def _print_ratings(output: Path, verdict: bool = True, anonymous: bool = False) 
         click.echo("")
         click.echo("head-to-head: wins-draws-losses of the row against the column")
         click.echo(format_head_to_head(ratings))
-    if summary is not None:
+    if verdict and summary is not None:
         click.echo("")
         click.echo(summary.text())
 

@@ -325,6 +325,25 @@ def version_ratings(store: Store) -> dict[tuple[int, int], Standing]:
 
 # ----- terminal tables ------------------------------------------------------------------------
 
+def in_order(ratings: Ratings, order: Sequence[int], words: str) -> tuple[Ratings, str]:
+    """The leaderboard in the order of a format that ranks the field itself (``order``: entrant
+    ids, best first, as the report follows it; ``words``: its name, the format's ``ranked_by``),
+    and the heading that says which order it is and where μ − 3σ would differ; with no such
+    order, TrueSkill's μ − 3σ and its tie rule."""
+    if not order:
+        return ratings, f"ranked by mu - 3 sigma; {tie_rule('mu - 3 sigma')}"
+    place = {e: i for i, e in enumerate(order)}
+    trueskill = ratings.standings
+    standings = sorted((dataclasses.replace(s, tie=None) for s in trueskill),
+                       key=lambda s: place.get(s.entrant.id, len(place)))  # stable: μ − 3σ after
+    moved = sum(1 for a, b in zip(trueskill, standings) if a.entrant.id != b.entrant.id)
+    differ = (f"mu - 3 sigma would place {moved} of {len(standings)} bots elsewhere" if moved
+              else "mu - 3 sigma gives the same order")
+    heading = (f"{words}; mu - 3 sigma, mu and sigma are shown for the uncertainty of each "
+               f"rating, not as the order: {differ}")
+    return dataclasses.replace(ratings, standings=standings), heading
+
+
 def format_leaderboard(ratings: Ratings) -> str:
     """The leaderboard as a plain-text table, best first."""
     header = ("rank", "entrant", "mu-3sigma", "mu", "sigma", "matches", "wins", "avg score",

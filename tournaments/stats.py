@@ -28,12 +28,12 @@ every one of its matches is played.
   ``log((1 − β) / α)``.
 - The Elo estimate and its 95 % interval: the mean score per match and its normal-approximation
   interval from the spread of the set scores, turned into Elo (fishtest ``stat_util.get_elo``).
-- A lower confidence bound valid at every look (the adaptive format's stop): the likelihood
-  ratio of a normal estimate's truth being ``d + s`` against ``d``, mixed over ``s`` = the margin
-  × 1, 2, 4, … 32 (weights ¾, then equal shares), is a nonnegative supermartingale under any
-  truth at or below ``d``; by Ville's inequality it ever reaches ``1/α`` with chance at most
-  ``α`` (Wald's sequential probability ratio test with one boundary; Ramdas, Grünwald, Vovk,
-  Shafer, "Game-theoretic statistics and safe anytime-valid inference", 2023).
+- The adaptive format's stop: the same normal estimate under a normal prior of one spread τ,
+  estimated by moments (the fitted strengths' variance less the trace of their covariance)
+  and held at the margin or above (``field_posterior``); the chance that the ranking is wrong
+  is bounded by the sum of its pairs' chances (Boole). A Bayesian chance stays calibrated
+  under optional stopping when the prior is right (the posterior is a martingale; Berger and
+  Wolpert, "The Likelihood Principle", 1988), which a fixed truth need not be.
 - Elo fitted to a field: the Bradley–Terry model's maximum likelihood (Zermelo; Hunter, "MM
   algorithms for generalized Bradley–Terry models", 2004), with one drawn match each against a
   virtual entrant of Elo 0.
@@ -180,57 +180,7 @@ def estimate(counts: Sequence[int], confidence: float = CONFIDENCE) -> Estimate 
                     los=los)
 
 
-# ----- a confidence sequence, and Elo fitted to a field ----------------------------------------
-
-SHIFTS = 6              # the likelihood ratios mixed: of a value against it + shift × 1, 2, 4, …
-FIRST_WEIGHT = 0.75     # the weight of the first (the margin itself); the rest share the remainder
-MAX_EXPONENT = 700.0    # exp() beyond this overflows: the evidence is overwhelming anyway
-
-
-def shifted_evidence(estimate: float, information: float, value: float, shift: float) -> float:
-    """The evidence that the truth behind a normal estimate of Fisher ``information`` (1 / its
-    variance) is above ``value``: a mixture of the likelihood ratios of ``value + shift × 2^k``
-    against ``value`` (k = 0 … SHIFTS − 1, weights FIRST_WEIGHT, then equal shares). Under any
-    truth at or below ``value`` it is a (super)martingale of mean at most 1, so by Ville's
-    inequality it ever reaches 1 / (1 − c) with chance at most 1 − c, however often it is looked
-    at (a sequential probability ratio test, Wald, with one boundary). The first ratio, made for
-    the margin, settles near-ties soonest; the others settle wide gaps quickly."""
-    if information <= 0:
-        return 0.0
-    rest = (1 - FIRST_WEIGHT) / (SHIFTS - 1)
-    total = 0.0
-    for k in range(SHIFTS):
-        s = shift * 2 ** k
-        exponent = s * information * (estimate - value) - s * s * information / 2
-        total += (FIRST_WEIGHT if k == 0 else rest) * math.exp(min(exponent, MAX_EXPONENT))
-    return total
-
-
-def shifted_confidence(estimate: float, information: float, value: float, shift: float) -> float:
-    """The confidence at which the truth is shown above ``value`` (:func:`shifted_evidence`)."""
-    evidence = shifted_evidence(estimate, information, value, shift)
-    return max(0.0, 1 - 1 / evidence) if evidence > 0 else 0.0
-
-
-def shifted_lower_bound(estimate: float, information: float, confidence: float,
-                        shift: float) -> float:
-    """The highest value the truth is shown above at ``confidence`` (−inf with no information):
-    a lower confidence bound that holds at every look at once."""
-    if information <= 0:
-        return -math.inf
-    need = 1 / (1 - confidence)
-    high = estimate
-    low = estimate - shift
-    while shifted_evidence(estimate, information, low, shift) < need:
-        low = estimate - 2 * (estimate - low)
-    for _ in range(60):
-        mid = (low + high) / 2
-        if shifted_evidence(estimate, information, mid, shift) >= need:
-            low = mid
-        else:
-            high = mid
-    return low
-
+# ----- Elo fitted to a field, and a belief about its strengths -------------------------------------
 
 def bradley_terry_elo(entrants: Sequence[int], games: Mapping[tuple[int, int], int],
                       won: Mapping[tuple[int, int], float],
@@ -329,12 +279,42 @@ def solve(matrix: Sequence[Sequence[float]]) -> tuple[list[list[float]], float]:
         pivot = 1 / work[c][c]
         work[c] = [x * pivot for x in work[c]]
         out[c] = [x * pivot for x in out[c]]
+        # the columns of ``work`` before c are eliminated already, those of ``out`` after c
+        # untouched (zero in row c): the rows change only in the others
+        right, left = work[c][c:], out[c][:c + 1]
         for r in range(n):
             f = work[r][c]
             if r != c and f:
-                work[r] = [x - f * y for x, y in zip(work[r], work[c])]
-                out[r] = [x - f * y for x, y in zip(out[r], out[c])]
+                work[r][c:] = [x - f * y for x, y in zip(work[r][c:], right)]
+                out[r][:c + 1] = [x - f * y for x, y in zip(out[r][:c + 1], left)]
     return out, log_det
+
+
+def field_posterior(elo: Mapping[int, float], games: Mapping[tuple[int, int], int],
+                    dispersion: float, least: float) -> tuple[dict[int, float],
+                                                              dict[tuple[int, int], float]]:
+    """The strengths (Elo) of :func:`bradley_terry_elo`'s fit at ``elo`` pulled towards the
+    field's mean by a normal prior, and the standard error of every difference: the fit as a
+    normal estimate (its covariance the inverse of the information, scaled by ``dispersion``),
+    the prior's spread τ estimated from the field (the fitted strengths' variance less what
+    their own errors account for), never below ``least`` Elo. Returns (entrant -> Elo,
+    (a, b) -> the standard error of a's Elo minus b's)."""
+    ids = list(elo)
+    n = len(ids)
+    info = [[x / dispersion for x in row] for row in bradley_terry_information(elo, games)]
+    cov = inverse(info)
+    theta = [elo[e] / ELO_SCALE for e in ids]
+    mean = sum(theta) / n
+    spread = sum((t - mean) ** 2 for t in theta)
+    noise = sum(cov[i][i] for i in range(n)) - sum(map(sum, cov)) / n  # Σ var(θ̂_i − mean)
+    tau2 = max((least / ELO_SCALE) ** 2, (spread - noise) / max(1, n - 1))
+    post = inverse([[info[r][c] + (1 / tau2 if r == c else 0.0) for c in range(n)]
+                    for r in range(n)])
+    pulled = [sum(info[r][c] * theta[c] for c in range(n)) + mean / tau2 for r in range(n)]
+    centre = [sum(post[r][c] * pulled[c] for c in range(n)) for r in range(n)]
+    errors = {(a, b): ELO_SCALE * math.sqrt(max(0.0, post[i][i] + post[j][j] - 2 * post[i][j]))
+              for i, a in enumerate(ids) for j, b in enumerate(ids) if i != j}
+    return {e: ELO_SCALE * c for e, c in zip(ids, centre)}, errors
 
 
 def chances_above(elo: Mapping[int, float], games: Mapping[tuple[int, int], int],
@@ -445,5 +425,5 @@ def pair_counts(matches: Iterable[Any], set_size: int) -> dict[tuple[int, int], 
 __all__ = ["Estimate", "PairCounts", "bradley_terry_elo", "bradley_terry_information",
            "bradley_terry_spread", "chances_above", "elo_to_score", "inverse", "solve",
            "estimate", "llr_logistic", "mle_expected",
-           "pair_counts", "points", "regularize", "score_to_elo", "shifted_confidence", "shifted_evidence",
-           "shifted_lower_bound", "sprt_bounds"]
+           "pair_counts", "points", "regularize", "score_to_elo", "field_posterior",
+           "sprt_bounds"]

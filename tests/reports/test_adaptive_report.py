@@ -3,6 +3,7 @@ round-robin round, each neighbour pair's state) and the stopping rule's column o
 page's pairs, from hand-made data and from a real run of bundled bots in a real Chromium."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,12 @@ def test_a_level_pair_shows_its_level_confidence() -> None:
     assert box is not None and box.tone == "h1" and box.headline == "Adaptive: ranking settled"
     assert tuple(box.rows[0][2:]) == (LEVEL, "settled: ann not below bob by more than 5 % (ann scores "
                                        "50 % against bob, at least 47 % at 95 % confidence)")
+    assert "Chance of a wrong order" not in {f.label for f in box.facts}  # not given: not shown
+    d.summary = dataclasses.replace(d.summary, wrong=0.032)
+    facts = {f.label: f.value for f in SiteModel(d).index(chart_svg="").box.facts}
+    assert facts["Chance of a wrong order"] == ("3 % that anyone stands above an entrant that "
+                                                "beats it by more than 5 % (the stop asks at most "
+                                                "5 %)")
 
 
 def test_every_page_follows_the_settled_ranking_and_says_so() -> None:

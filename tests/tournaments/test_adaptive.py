@@ -18,7 +18,6 @@ from arena.cli import cli
 from tournaments.config import load_config
 from tournaments.formats import make_schedule
 from tournaments.formats.adaptive import (
-    ELO_SCALE,
     IN_DOUBT,
     LEVEL,
     MAX_MATCHES,
@@ -30,14 +29,16 @@ from tournaments.formats.adaptive import (
     Tally,
     batch_sets,
     choose_tables,
-    misorder,
+    dispersion,
     pair_state,
     replay,
     standing,
     standing_of,
+    urgency,
+    wrong_chance,
 )
 from tournaments.seeds import deal_seed
-from tournaments.stats import elo_to_score, score_to_elo, shifted_confidence, shifted_lower_bound
+from tournaments.stats import elo_to_score, field_posterior, score_to_elo
 
 from .conftest import small_config, write_config
 
@@ -132,19 +133,13 @@ def test_a_pair_states_edges() -> None:
     assert pair_state(0, 1, 3, 0.0, 20.0, 0.95, 0.05).needed < unsure.needed
     # the bound is at the confidence: a higher one asks more
     assert pair_state(0, 1, 100, 0.0, 8.0, 0.999, 0.05).low < tie.low
-    assert tie.low == pytest.approx(elo_to_score(ELO_SCALE * shifted_lower_bound(
-        0.0, (ELO_SCALE / 8.0) ** 2, 0.95, step / ELO_SCALE)))
-
-
-def test_the_bound_and_its_confidence_are_inverse() -> None:
-    for estimate in (-0.3, 0.0, 0.1, 2.0):
-        for information in (5.0, 40.0, 1000.0):
-            for conf in (0.5, 0.9, 0.95, 0.999):
-                low = shifted_lower_bound(estimate, information, conf, 0.2)
-                assert low < estimate
-                assert shifted_confidence(estimate, information, low, 0.2) == pytest.approx(conf)
-    assert shifted_lower_bound(0, 100, 0.99, 0.2) < shifted_lower_bound(0, 100, 0.95, 0.2) < \
-        shifted_lower_bound(0, 400, 0.95, 0.2)
+    assert tie.low == pytest.approx(elo_to_score(-NormalDist().inv_cdf(0.95) * 8.0))
+    # its chance of standing the wrong way round beyond the margin: Φ(−(diff + step) / spread)
+    assert 1 - tie.level == pytest.approx(NormalDist().cdf(-step / 8.0))
+    assert wrong_chance(0.0, 8.0, step) == pytest.approx(NormalDist().cdf(-step / 8.0))
+    # a share of the ranking's 5 % asks more of a pair than 5 % of its own
+    assert pair_state(0, 1, 9, 0.0, 20.0, 0.95, 0.05).state == LEVEL
+    assert pair_state(0, 1, 9, 0.0, 20.0, 0.95, 0.05, allowed=0.01).state == IN_DOUBT
 
 
 def duplicate_free(strength: dict[int, float], draws: float, seed: int) -> Rule:
@@ -167,33 +162,74 @@ def test_the_stop_comes_for_copies_and_a_pair_near_the_margin() -> None:
     show neither for thousands of matches. Every pair here is within the margin, so a settled
     ranking in any order is right; the stop must come, and soon."""
     strength = {0: 0.0, 1: 0.0, 2: math.sqrt(2) * NormalDist().inv_cdf((0.525 - 0.075) / 0.85)}
-    for seed in (1, 2, 3):
+    counted = []
+    for seed in range(1, 11):
         plan = Plan(settings(max_matches=3000, seed=seed), (0, 1, 2))
         play(plan, duplicate_free(strength, 0.15, seed))
         assert plan.stop == SETTLED, (seed, plan.counted, plan.status())
-        assert plan.counted < 2000
+        counted.append(plan.counted)
+    # a tie needs no proof both ways, only that neither stands below the other by more than the
+    # margin: about 200 matches here (a rule valid for every truth at every look needed 530)
+    assert sum(counted) / len(counted) < 300, counted
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(60)
-def test_a_settled_pair_is_wrong_at_most_as_often_as_the_confidence_allows() -> None:
-    """Looking after every batch: the upper one of two neighbours shown *ordered* while in truth
-    they are equal (an ordering claim about a tie is wrong) in at most 5 % of runs, over many
-    looks (a bound that held only at a fixed size would be crossed far more often)."""
-    rng = random.Random(3)
+def chain(sets: int) -> Tally:
+    """Six entrants in a chain, each pair of neighbours level in ``sets`` sets (a quarter swept
+    each way, half split), no other pair met."""
+    tally, deal = Tally(2), 0
+    for i in range(5):
+        for k in range(sets):
+            first, second = [((1, 2), (2, 1)), ((2, 1), (1, 2)), ((1, 2), (1, 2)),
+                             ((2, 1), (2, 1))][k % 4]
+            tally.add(Met((i, i + 1), first, deal))
+            tally.add(Met((i + 1, i), second, deal))
+            deal += 1
+    return tally
+
+
+def test_the_stop_is_a_claim_about_the_whole_ranking() -> None:
+    """Each neighbour pair of the chain is, on its own, within the margin at 95 %; but the ends,
+    compared only through four links, are not: the ranking is in doubt until the chances of all
+    its pairs, neighbours or not, add up to at most 5 %."""
+    now = standing(tuple(range(6)), chain(120), 0.95, 0.05)
+    assert all(p.level >= 0.95 for p in now.pairs)  # each pair alone: within the margin at 95 %
+    assert now.wrong > 0.05 and [p.state for p in now.pairs] == [IN_DOUBT] * 5
+    step = score_to_elo(0.55)
+    centre, spread = field_posterior(now.elo, chain(120).games,
+                                     dispersion(chain(120), now.elo), step)
+    rank = now.ranking
+    assert now.wrong == pytest.approx(sum(
+        wrong_chance(centre[a] - centre[b], spread[(a, b)], step)
+        for i, a in enumerate(rank) for b in rank[i + 1:]))
+    assert now.cuts[0] < now.cuts[2]  # the middle cut holds the most pairs across it
+    later = standing(tuple(range(6)), chain(1000), 0.95, 0.05)
+    assert later.wrong <= 0.05 and later.settled
+
+
+def boundary_field(score: float) -> dict[int, float]:
+    """Two entrants: 0 scores ``score`` against 1 in the duplicate-free model (15 % draws)."""
+    return {0: math.sqrt(2) * NormalDist().inv_cdf((score - 0.075) / 0.85), 1: 0.0}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("score", "allowed"), [(0.5, 0.05), (0.44, 0.15)])
+def test_at_the_stop_a_pair_is_wrong_about_as_often_as_the_docs_say(score: float,
+                                                                      allowed: float) -> None:
+    """Two entrants played to the stop, 200 times, the rule looking after every batch. Equal
+    ones: a claim that either is the stronger (*ordered*) is wrong, at most 5 % of the time.
+    Ones just beyond the margin (0 scores 44 % against 1): a ranking with 0 above 1 is wrong,
+    in any state. That is the hardest truth for a Bayesian stop, whose chance is calibrated over
+    fields, not for each truth: 11 % of the runs end there, as docs/tournaments.md says."""
     runs, wrong = 200, 0
-    for _ in range(runs):
-        tally = Tally(2)
-        for deal in range(160):
-            a, b = (0, 1) if deal % 2 else (1, 0)
-            r = rng.random()
-            tally.add(Met((a, b), [1, 1] if r < 0.15 else [1, 2] if r < 0.575 else [2, 1], deal))
-            tally.add(Met((b, a), [1, 1] if (r := rng.random()) < 0.15 else
-                          [1, 2] if r < 0.575 else [2, 1], deal))
-            if deal % 16 == 15 and standing((0, 1), tally, 0.95, 0.05).pairs[0].state == ORDERED:
-                wrong += 1
-                break
-    assert wrong <= 0.05 * runs
+    for seed in range(runs):
+        plan = Plan(settings(max_matches=4000, seed=seed), (0, 1))
+        play(plan, duplicate_free(boundary_field(score), 0.15, seed))
+        assert plan.stop == SETTLED
+        if score == 0.5:
+            wrong += plan.now.pairs[0].state == ORDERED
+        else:
+            wrong += plan.now.ranking == (0, 1)
+    assert wrong <= allowed * runs, wrong
 
 
 # ----- the choice of sets ----------------------------------------------------------------------
@@ -245,9 +281,10 @@ def test_sets_go_to_pairs_in_doubt_not_to_settled_ones() -> None:
     assert choose_tables(now, 5, 2, 0.05) == [now.ranking[1:]] * 5
 
 
-def test_sets_go_first_to_the_pair_most_likely_misordered_not_the_one_met_least() -> None:
+def test_sets_go_first_to_the_pair_most_likely_wrong_not_the_one_met_least() -> None:
     """0 won its 4 sets against 1; 1 leads 2 by one set in 10 (the rest split): both pairs are in
-    doubt, and 1-2, though met more often, is the one that may be the wrong way round."""
+    doubt, and 1-2, though met more often, is the one more likely the wrong way round beyond
+    the margin."""
     tally = Tally(2)
     for deal in range(14):
         a, b, won = (0, 1, True) if deal < 4 else (1, 2, deal == 4)
@@ -278,9 +315,9 @@ def test_a_pairs_doubt_counts_what_their_common_opponents_say() -> None:
     assert apart.ranking == together.ranking == (0, 1, 2)
     assert apart.pairs[0].sets == together.pairs[0].sets  # the pair's own sets: the same
     assert apart.pairs[0].low > together.pairs[0].low  # the stop hears the common opponent too
-    assert misorder(apart, 0, 0, 2, 0.05) < misorder(together, 0, 0, 2, 0.05)
+    assert urgency(apart, 0, 0, 2, 0.05) < urgency(together, 0, 0, 2, 0.05)
     # sets chosen this batch narrow the doubt
-    assert misorder(together, 0, 3, 2, 0.05) < misorder(together, 0, 0, 2, 0.05)
+    assert urgency(together, 0, 3, 2, 0.05) < urgency(together, 0, 0, 2, 0.05)
 
 # ----- reproducible -----------------------------------------------------------------------------
 

@@ -61,7 +61,7 @@ def test_greedy_and_its_copy_settle_level_above_random(field: dict[str, Any]) ->
     # with a margin of 0.2 the stop asks only that no one stands above one who beats it by more
     # than 20 %: greedy's lead over random (about 62 %) need not be shown a lead
     assert "of 2 neighbour pairs" in last and "0 in doubt" in last
-    assert "settled 0/2 neighbour pairs (0 ordered, 0 level)" in err and "/400 matches" in err
+    assert "settled 0/2 neighbour pairs (0 ordered, 0 level; " in err and "/400 matches" in err
     with Store.open(field["root"] / "reference") as store:
         summary = store_summary(store)
     assert summary.stop == SETTLED and summary.matches < 400
@@ -70,6 +70,11 @@ def test_greedy_and_its_copy_settle_level_above_random(field: dict[str, Any]) ->
     assert summary.line() == last  # the store replays to the run's own standing
     ratings = CliRunner().invoke(cli, ["ratings", str(field["root"] / "reference")])
     assert ratings.exit_code == 0 and ratings.output.strip().splitlines()[-1] == last
+    # the terminal's leaderboard follows the settled ranking, as the report does, and says so
+    lines = ratings.output.splitlines()
+    assert "ranked by the adaptive run's settled ranking; mu - 3 sigma" in lines[1]
+    board = [line.split()[1] for line in lines[4:7]]
+    assert board == list(summary.ranking), ratings.output
     # settled before max_matches: no deal is to come, so the seed may be published
     report = CliRunner().invoke(cli, ["report", str(field["root"] / "reference"), "--reveal-seed"])
     assert report.exit_code == 0, report.output
@@ -89,7 +94,7 @@ def test_its_batches_are_played_by_the_same_two_workers(field: dict[str, Any]) -
     again for each: many batches, two worker processes."""
     with Store.open(field["root"] / "reference") as store:
         played = store.matches.count()[0]
-    assert played >= 5 * 4 * 2  # batches of 4 sets of 2 matches for two workers
+    assert played >= 3 * 4 * 2  # batches of 4 sets of 2 matches for two workers
     assert len(workers_used(field["root"] / "reference")) == 2
 
 

@@ -13,10 +13,12 @@ from tournaments.ratings import (
     estimate_draw_probability,
     format_head_to_head,
     format_leaderboard,
+    in_order,
     leaderboard_order,
     make_env,
     pair_table,
     rate,
+    tie_rule,
 )
 from tournaments.store import Entrant, MatchRow
 
@@ -225,3 +227,27 @@ def test_three_level_entrants_play_a_small_league_among_themselves() -> None:
     assert [s.entrant.name for s in board] == ["bob", "cy", "ann"]
     assert board[0].tie == TieBreak("their matches against each other", "4", "3")
     assert board[1].tie == TieBreak("their matches against each other", "3", "0")
+
+
+def test_the_terminal_follows_a_formats_own_ranking_and_says_which_model_orders_it() -> None:
+    """TrueSkill's μ − 3σ says ann, cy, bob; a format that ranks the field itself (an adaptive
+    run's settled ranking) says bob, cy, ann: the terminal's leaderboard and head-to-head table
+    follow the format's order, and the heading says which order it is and that μ − 3σ would
+    place the bots elsewhere, as the report does."""
+    ratings = rate(ENTRANTS, MATCHES, 0.1, players=2)
+    assert [s.entrant.name for s in ratings.standings] == ["ann", "cy", "bob"]
+    ordered, heading = in_order(ratings, (1, 2, 0), "ranked by the adaptive run's settled ranking")
+    assert [s.entrant.name for s in ordered.standings] == ["bob", "cy", "ann"]
+    table = format_leaderboard(ordered).splitlines()
+    assert [line.split()[:2] for line in table[2:]] == [["1", "bob"], ["2", "cy"], ["3", "ann"]]
+    assert [line.split()[1] for line in format_head_to_head(ordered).splitlines()[2:]] == [
+        "bob", "cy", "ann"]
+    assert heading == ("ranked by the adaptive run's settled ranking; mu - 3 sigma, mu and sigma "
+                       "are shown for the uncertainty of each rating, not as the order: mu - 3 "
+                       "sigma would place 2 of 3 bots elsewhere")
+    same, heading = in_order(ratings, (0, 2, 1), "ranked by the Swiss standings")
+    assert same.standings == ratings.standings and heading.endswith(  # no tie broken here
+        "mu - 3 sigma gives the same order")
+    # a format without its own ranking (round-robin, SPRT): TrueSkill's order and tie rule
+    plain, heading = in_order(ratings, (), "")
+    assert plain == ratings and heading == f"ranked by mu - 3 sigma; {tie_rule('mu - 3 sigma')}"

@@ -19,6 +19,7 @@ from tournaments.stats import (
     bradley_terry_spread,
     elo_to_score,
     estimate,
+    field_posterior,
     llr_logistic,
     mle_expected,
     pair_counts,
@@ -278,3 +279,20 @@ def test_two_entrants_who_never_met_are_compared_through_a_common_opponent() -> 
     assert spread[(0, 2)] ** 2 == pytest.approx(2 * spread[(0, 1)] ** 2, rel=0.1)
     assert spread[(0, 2)] ** 2 < 2 * spread[(0, 1)] ** 2
     assert spread[(0, 3)] > 3 * spread[(0, 2)]
+
+
+def test_the_field_posterior_pulls_a_lucky_start_towards_the_field() -> None:
+    """Five entrants far apart, known well (200 matches a neighbour pair), and a sixth that won
+    its 6 matches against the weakest: its fitted lead is big and barely known, and the prior
+    fitted to the field pulls it back (the well-known pairs hardly move); a field whose spread
+    is below ``least`` is held at ``least``, so the prior alone never makes two entrants level."""
+    games = {(i, i + 1): 200 for i in range(4)} | {(4, 5): 6}
+    won = {(i, i + 1): 140.0 for i in range(4)} | {(4, 5): 0.0}
+    elo = bradley_terry_elo(range(6), games, won)
+    centre, errors = field_posterior(elo, games, 1.0, 35.0)
+    assert centre[5] - centre[4] < 0.8 * (elo[5] - elo[4])
+    assert centre[0] - centre[1] == pytest.approx(elo[0] - elo[1], rel=0.05)
+    assert errors[(0, 1)] == errors[(1, 0)] < errors[(4, 5)]
+    tie = bradley_terry_elo((0, 1), {(0, 1): 4}, {(0, 1): 2.0})
+    _, wide = field_posterior(tie, {(0, 1): 4}, 1.0, 35.0)
+    assert wide[(0, 1)] > 35.0  # the prior's spread of a difference, √2 × 35, and the data's

@@ -11,37 +11,37 @@ entrant of Elo 0, so that an entrant with no match (a newcomer) or only wins sti
 Elo. Equal Elo (to a thousandth) is ordered by entrant id.
 
 **What the stop promises.** No entrant stands above one that beats it by more than ``margin``
-(in score rate): an indifference zone. A neighbour pair is *settled* when the data shows, at
-``confidence``, that the upper one's expected score against the lower one is at least
-½ − ``margin``: *ordered* when it is shown above ½, *level* when only the weaker claim is shown.
-Whatever the truth inside the zone (copies, near-ties), the claim can be reached, so the stop
-comes: a pair whose truth is ½ needs an information of about
-log(1 / (¾ × (1 − confidence))) / (step² / 2), the step being the margin in the natural log of
-the strength ratio (0.2 for 0.05): 164 at 95 %, some 440 direct matches of two copies in
-duplicate sets.
+(in score rate): an indifference zone, for the whole ranking at once. The stop comes when the
+chances that each pair of the ranking (neighbours or not) stands the wrong way round by more
+than the margin add up to at most 1 − ``confidence``; their sum bounds the chance that the
+ranking is wrong anywhere. Whatever the truth inside the zone (copies, near-ties), that can be
+reached, so the stop comes. A neighbour pair is *settled* once that sum is reached, or once the
+pairs across it (one at or above it, one below) hold at most its share, (1 − ``confidence``) /
+(entrants − 1): *ordered* when its chance of being the wrong way round at all is within that
+share too, else *level*.
 
-**The evidence.** The fit's Elo difference of the two and its standard error
-(``stats.bradley_terry_spread``: every match counts, so a pair is also compared through its
-common opponents), the variance scaled by the field's *dispersion* (:func:`dispersion`: the
+**The chances.** A belief about the entrants' strengths, given every match: the fit's Elos as a
+normal estimate, its covariance the inverse of the fit's information (so a pair is also compared
+through its common opponents), scaled by the field's *dispersion* (:func:`dispersion`: the
 pairs' set scores spread less than independent wins and losses would, since a duplicate set
-cancels luck and a draw is half a point). The claim is tested by a mixture of sequential
-likelihood ratios (``stats.shifted_evidence``), valid at every look at once, so looking after
-every batch and stopping when it settles does not raise the error rate. A pair's lower bound is
-``stats.shifted_lower_bound``; its confidence of a state, the largest at which it is shown.
-
-**The cut.** Neighbours' claims alone could chain (A level with B, B with C, C far above A), so
-the pair below rank r is in doubt also while any pair across it (one at or above r, one below)
-is not shown within the margin.
+cancels luck and a draw is half a point), under a prior that the field's strengths are drawn
+from one normal distribution, its spread estimated from the field and never below the margin
+(``stats.field_posterior``). It pulls a pair that met in few sets towards the field, so that a
+lucky start is not taken at its word. The chance is the belief's, a Bayesian one: on fields
+whose strengths spread as the prior says it is calibrated however often it is looked at, and
+the stop's rankings are right as often as it promises (benchmarks/adaptive.py); it is no bound
+for every truth: for two entrants whose truth sits just beyond the margin it stops on the wrong
+order more often than 1 − ``confidence`` (about 11 % at 95 %, docs/tournaments.md). A pair's
+bounds (``low``, ``high``) are the belief's quantiles at ``confidence``.
 
 **The choice.** A batch holds ``batch_sets`` sets. Each goes to the neighbour pair in doubt that
-has not met yet, else to the one most likely to be the wrong way round by more than
-CHOICE_TOLERANCE (the upper one's true score rate below 35 %, or below ½ − ``margin`` if that is
-lower; :func:`misorder`) by the ranking's own fit: its Elo difference, with the standard error
-of the fit (``stats.bradley_terry_spread``: every match counts, so a pair is also compared
-through the opponents both met), narrowed by the sets already chosen for this batch; then to
-the one whose entrants have played fewest sets (a newcomer first), then the higher in the
-ranking. So the sets go where the order is most in question (a lower entrant that leads, a pair
-met in few sets); a pair that looks level yields to those as its sets grow. With more than
+has not met yet, else to the one on which the chance that the ranking is wrong rests most
+(:func:`urgency`: its own chance of standing the wrong way round beyond the margin, and its part
+of every wider pair's across it, in proportion to its variance among the neighbour pairs
+between them), narrowed by the sets already chosen for it this batch; then to the one whose
+entrants have played fewest sets (a newcomer first), then the higher in the ranking. So the
+sets go where the order is most in question; a pair that looks level yields to the others as its
+sets grow. With more than
 two players the table is the window of consecutive ranks around that pair holding the most pairs
 in doubt. A set is one deal played once per cyclic rotation of its table's seats, the direction
 around the table alternating from set to set. Set ``d`` (counted from 0) has the deal seed
@@ -72,20 +72,10 @@ from tournaments.formats.protocol import Box, ConfigError, FormatConfig, Outcome
 from tournaments.plan import PlannedMatch, Slot, among
 from tournaments.schedule import Schedule, ScheduledMatch
 from tournaments.seeds import deal_seed
-from tournaments.stats import (
-    bradley_terry_elo,
-    bradley_terry_spread,
-    elo_to_score,
-    points,
-    score_to_elo,
-    shifted_confidence,
-    shifted_evidence,
-    shifted_lower_bound,
-)
+from tournaments.stats import bradley_terry_elo, elo_to_score, field_posterior, points, score_to_elo
 
 MATCHES_PER_WORKER = 4    # a batch: about this many matches for each match played at once
 PRIOR_SETS = 20.0         # pseudo-sets of the model's own spread added to the dispersion's count
-CHOICE_TOLERANCE = 0.15   # the choice looks for misorders by more than this score rate
 ORDERED, LEVEL, IN_DOUBT = "ordered", "level", "in doubt"
 SETTLED, MAX_MATCHES = "settled", "max_matches"
 EPOCH_KEY = "adaptive_epoch"  # the store's meta key of the current Epoch
@@ -143,8 +133,8 @@ class PairState:
     above: int
     below: int
     sets: int             # complete sets the two met in
-    score: float | None   # ``above``'s expected score against ``below`` by the fit; None: no data
-    low: float            # at least this, at ``confidence``, at every look (a confidence sequence)
+    score: float | None   # ``above``'s expected score against ``below`` by the belief; None: no data
+    low: float            # at least this, at ``confidence``, by the belief (its quantile)
     high: float           # at most this, the same way
     ordered: float        # the confidence at which ``above`` is shown stronger (low above ½)
     level: float          # the confidence at which it is shown not weaker by more than the margin
@@ -161,38 +151,41 @@ class PairState:
         return max(self.ordered, self.level)
 
 
-def settles(diff: float, spread: float, confidence: float, step: float) -> bool:
-    """Whether a pair whose Elo difference by the fit is ``diff``, of standard error ``spread``,
-    is shown at ``confidence`` not below by more than ``step`` (:func:`stats.shifted_evidence`)."""
+def wrong_chance(diff: float, spread: float, step: float) -> float:
+    """The chance, by the fit's belief about two entrants (their Elo difference ``diff``, of
+    standard error ``spread``: normal), that the upper one is in truth below the lower one by
+    more than ``step`` (Elo): that the pair stands the wrong way round beyond the margin."""
     if not math.isfinite(spread) or spread <= 0:
-        return False
-    evidence = shifted_evidence(diff / ELO_SCALE, (ELO_SCALE / spread) ** 2, -step / ELO_SCALE,
-                                step / ELO_SCALE)
-    return evidence >= 1 / (1 - confidence)
+        return 1.0
+    return NormalDist().cdf(-(diff + step) / spread)
 
 
 def pair_state(above: int, below: int, sets: int, diff: float, spread: float, confidence: float,
-               margin: float, players: int = 2) -> PairState:
+               margin: float, players: int = 2, allowed: float | None = None,
+               settled: bool | None = None) -> PairState:
     """The neighbour pair (``above``, ``below``) whose Elo difference by the fit is ``diff`` with
     standard error ``spread`` (Elo; the dispersion already counted), and who met in ``sets``
-    complete sets."""
+    complete sets. It is settled (``settled``, else when its own chance of standing the wrong
+    way round beyond the margin is at most ``allowed``, by default 1 − ``confidence``):
+    *ordered* when its chance of being the weaker at all is at most ``allowed`` too, else
+    *level*."""
     if not math.isfinite(spread) or spread <= 0:
         return PairState(above, below, sets, None, 0.0, 1.0, 0.0, 0.0, IN_DOUBT)
-    information = (ELO_SCALE / spread) ** 2  # on the natural log of the strength ratio
+    allowed = 1 - confidence if allowed is None else allowed
     step = score_to_elo(0.5 + margin)
-    shift, estimate = step / ELO_SCALE, diff / ELO_SCALE
-    low = ELO_SCALE * shifted_lower_bound(estimate, information, confidence, shift)
-    ordered = shifted_confidence(estimate, information, 0.0, shift)
-    level = shifted_confidence(estimate, information, -shift, shift)
-    state = ORDERED if ordered >= confidence else LEVEL if level >= confidence else IN_DOUBT
-    high = ELO_SCALE * -shifted_lower_bound(-estimate, information, confidence, shift)
+    z = NormalDist().inv_cdf(confidence)
+    low, high = diff - z * spread, diff + z * spread
+    ordered = NormalDist().cdf(diff / spread)
+    level = 1 - wrong_chance(diff, spread, step)
+    if settled is None:
+        settled = 1 - level <= allowed
+    state = IN_DOUBT if not settled else ORDERED if 1 - ordered <= allowed else LEVEL
     needed = 0
-    if state == IN_DOUBT:  # the information that settles it, the difference kept (at least 0) ...
-        kept, more = max(estimate, 0.0), information
-        while shifted_confidence(kept, more, -shift, shift) < confidence:
-            more = 1.25 * more + 1
+    if state == IN_DOUBT:  # the standard error that settles it by itself, the difference kept ...
+        target = (max(diff, 0.0) + step) / NormalDist().inv_cdf(1 - min(0.5, allowed))
+        more = ELO_SCALE ** 2 * (1 / target ** 2 - 1 / spread ** 2)
         # ... as sets of the two, each as ``players`` even matches
-        needed = max(1, math.ceil((more - information) / (players * EVEN_MATCH)))
+        needed = max(1, math.ceil(more / (players * EVEN_MATCH)))
     return PairState(above, below, sets, elo_to_score(diff), elo_to_score(low),
                      elo_to_score(high), ordered, level, state, needed)
 
@@ -252,6 +245,10 @@ class Standing:
     pairs: tuple[PairState, ...]       # neighbours, from the top
     sets: dict[int, int]               # complete sets each entrant played
     spread: tuple[float, ...]          # each neighbour pair's Elo difference: its standard error
+    cuts: tuple[float, ...] = ()       # below each rank: the chance a pair across it is wrong
+    wrong: float = 1.0                 # the chance that any pair of the ranking is wrong
+    blame: tuple[float, ...] = ()      # each neighbour pair's share of the others' (see urgency)
+    centre: dict[int, float] = field(default_factory=dict)  # Elo pulled to the field's mean
 
     @property
     def settled(self) -> bool:
@@ -284,36 +281,35 @@ def standing(entrants: Sequence[int], tally: Tally, confidence: float, margin: f
     ranking = tuple(sorted(entrants, key=lambda e: (-round(elo[e], 3), e)))
     neighbours = list(zip(ranking, ranking[1:]))
     n = len(ranking)
-    spread = bradley_terry_spread(elo, tally.games, [(ranking[i], ranking[j]) for i in range(n)
-                                                     for j in range(i + 1, n)])
-    scale = math.sqrt(dispersion(tally, elo))
-
-    def state(a: int, b: int) -> PairState:
-        return pair_state(a, b, len(tally.rates(a, b)), elo[a] - elo[b], spread[(a, b)] * scale,
-                          confidence, margin, tally.players)
-
-    pairs = tuple(state(a, b) for a, b in neighbours)
-    # the cut below rank r holds when nobody at or above it is shown weaker by more than the margin
-    # than anybody below it: the neighbours' claims alone could chain (A level with B, B with C,
-    # while C beats A by more than the margin); a cut is in doubt while any pair across it is
     step = score_to_elo(0.5 + margin)
-    settled = {r for r, p in enumerate(pairs) if p.state != IN_DOUBT}
-    needed: dict[int, int] = {}  # a settled neighbour pair whose cut is in doubt: sets it needs
+    centre, spread = field_posterior(elo, tally.games, dispersion(tally, elo), step)
+    # every pair of the ranking, neighbours or not: its chance of standing the wrong way round
+    # beyond the margin; their sum bounds the chance that the ranking is wrong anywhere, and
+    # each cut (below rank r) holds the pairs across it
+    cuts = [0.0] * max(0, n - 1)
+    blame = [0.0] * max(0, n - 1)  # Σ over the pairs across r, not neighbours: w / Σ variances
+    variance = [spread[pair] ** 2 for pair in neighbours]
+    wrong = 0.0
     for i in range(n):
-        for j in range(i + 2, n):
-            if not settled:
-                break
-            cuts = [r for r in range(i, j) if r in settled]
+        total = 0.0
+        for j in range(i + 1, n):
             a, b = ranking[i], ranking[j]
-            if cuts and not settles(elo[a] - elo[b], spread[(a, b)] * scale, confidence, step):
-                more = state(a, b).needed
-                for r in cuts:
-                    needed[r] = more
-                    settled.discard(r)
-    pairs = tuple(dataclasses.replace(p, state=IN_DOUBT, needed=needed[r]) if r in needed else p
-                  for r, p in enumerate(pairs))
+            w = wrong_chance(centre[a] - centre[b], spread[(a, b)], step)
+            wrong += w
+            total += variance[j - 1]
+            for r in range(i, j):
+                cuts[r] += w
+                if j > i + 1 and total > 0:
+                    blame[r] += w / total
+    alpha = 1 - confidence
+    share = alpha / max(1, n - 1)
+    pairs = tuple(pair_state(a, b, len(tally.rates(a, b)), centre[a] - centre[b],
+                             spread[(a, b)], confidence, margin, tally.players, share,
+                             wrong <= alpha or cuts[r] <= share)
+                  for r, (a, b) in enumerate(neighbours))
     return Standing(ranking, elo, pairs, {e: tally.entrant_sets.get(e, 0) for e in entrants},
-                    tuple(spread[pair] for pair in neighbours))
+                    tuple(spread[pair] for pair in neighbours), tuple(cuts), wrong,
+                    tuple(blame), centre)
 
 
 def standing_of(entrants: Sequence[int], played: Iterable[Any], players: int, confidence: float,
@@ -328,16 +324,17 @@ def standing_of(entrants: Sequence[int], played: Iterable[Any], players: int, co
     return standing(entrants, tally, confidence, margin)
 
 
-def misorder(now: Standing, r: int, extra: int, players: int, margin: float) -> float:
-    """The chance, under the ranking's fit, that the upper one of neighbour pair ``r`` is in truth
-    below the lower one by more than CHOICE_TOLERANCE (or ``margin``, if larger): a normal belief
-    about their Elo difference, centred on the fit's, with its standard error narrowed by the
-    ``extra`` sets already chosen for the pair this batch, as ``players`` even matches each."""
+def urgency(now: Standing, r: int, extra: int, players: int, margin: float) -> float:
+    """How much the chance that the ranking is wrong rests on neighbour pair ``r``: its own
+    chance of standing the wrong way round beyond the margin, and its part of every wider pair's
+    across it (the pairs it separates), in proportion to its variance among the neighbour pairs
+    between them (the least known link carries most of the doubt); with the ``extra`` sets
+    already chosen for it this batch counted (as ``players`` even matches each)."""
     above, below = now.ranking[r], now.ranking[r + 1]
-    diff = now.elo[above] - now.elo[below]
-    step = score_to_elo(0.5 + max(margin, CHOICE_TOLERANCE))
+    diff = now.centre[above] - now.centre[below]
     information = 1 / now.spread[r] ** 2 + extra * players * EVEN_MATCH / ELO_SCALE ** 2
-    return NormalDist().cdf((-step - diff) * math.sqrt(information))
+    own = wrong_chance(diff, 1 / math.sqrt(information), score_to_elo(0.5 + margin))
+    return own + now.blame[r] / information
 
 
 def choose_tables(now: Standing, count: int, players: int, margin: float) -> list[tuple[int, ...]]:
@@ -352,7 +349,7 @@ def choose_tables(now: Standing, count: int, players: int, margin: float) -> lis
     tables = []
     for _ in range(count):
         r = max(doubt, key=lambda r: (now.pairs[r].sets + extra[r] == 0,
-                                      misorder(now, r, extra[r], players, margin),
+                                      urgency(now, r, extra[r], players, margin),
                                       -(sets[rank[r]] + sets[rank[r + 1]]), -r))
         starts = range(max(0, r + 2 - players), min(r, n - players) + 1)
         start = max(starts, key=lambda s: (sum(1 for q in range(s, s + players - 1) if q in doubt),
@@ -452,7 +449,8 @@ class Plan:
         """For the progress line: the stopping rule's state."""
         n = self.now
         return (f"settled {len(n.pairs) - n.count(IN_DOUBT)}/{len(n.pairs)} neighbour pairs "
-                f"({n.count(ORDERED)} ordered, {n.count(LEVEL)} level)")
+                f"({n.count(ORDERED)} ordered, {n.count(LEVEL)} level; chance of a wrong order "
+                f"{_pct(min(1.0, n.wrong))})")
 
     def summary(self, names: Mapping[int, str]) -> Summary:
         s = self.settings
@@ -461,7 +459,7 @@ class Plan:
                        confidence=s.confidence, margin=s.margin,
                        ranking=tuple(names[e] for e in self.now.ranking),
                        elo=tuple(self.now.elo[e] for e in self.now.ranking),
-                       pairs=self.now.pairs, names=dict(names))
+                       pairs=self.now.pairs, names=dict(names), wrong=self.now.wrong)
 
 
 @dataclass(frozen=True)
@@ -478,6 +476,7 @@ class Summary:
     elo: tuple[float, ...]      # the fitted Elo, in ranking order
     pairs: tuple[PairState, ...]
     names: dict[int, str]
+    wrong: float | None = None  # the chance that anyone stands above one beating it by more
 
     @property
     def headline(self) -> str:
@@ -511,7 +510,8 @@ class Summary:
         return (f"{self.headline} after {self.matches} matches ({rounds:.2f} round-robin rounds "
                 f"of {self.round_robin}; at most {self.max_matches}): of {len(self.pairs)} "
                 f"neighbour pairs {ordered} ordered, {len(self.pairs) - ordered - doubt} level, "
-                f"{doubt} in doubt (confidence {self.confidence:g} each, margin {self.margin:g})")
+                f"{doubt} in doubt (confidence {self.confidence:g} for the whole ranking, margin "
+                f"{self.margin:g})")
 
     # ----- as a format's summary (tournaments.formats.protocol.Summary) -----
 
@@ -527,24 +527,31 @@ class Summary:
 
     def box(self) -> Box:
         rounds = self.matches / self.round_robin if self.round_robin else 0.0
-        stopped = {SETTLED: "settled: every neighbour pair shown in order, within the margin",
+        stopped = {SETTLED: "settled: the whole ranking within the margin, at the confidence",
                    MAX_MATCHES: f"max_matches ({self.max_matches:,}) reached"}
-        facts = (("Stopped", stopped.get(self.stop or "", "not yet")),
-                 ("Matches", f"{self.matches:,}, {rounds:.2f} times the {self.round_robin:,} of "
-                             "one round-robin round of this field"),
-                 ("Ranking", " > ".join(self.ranking)))
+        facts: tuple[tuple[str, str], ...] = (
+            ("Stopped", stopped.get(self.stop or "", "not yet")),
+            ("Matches", f"{self.matches:,}, {rounds:.2f} times the {self.round_robin:,} of one "
+                        "round-robin round of this field"),
+            ("Ranking", " > ".join(self.ranking)))
+        if self.wrong is not None:
+            facts += (("Chance of a wrong order", f"{_pct(min(1.0, self.wrong))} that anyone "
+                       f"stands above an entrant that beats it by more than {_pct(self.margin)} "
+                       f"(the stop asks at most {_pct(1 - self.confidence)})"),)
         rows = tuple((self.names[p.above], self.names[p.below], p.state, self.pair_text(p))
                      for p in self.pairs)
         return Box(id=NAME, headline=self.headline, line=self.line(), facts=facts,
-                   caption="Neighbours in the ranking: their state, in the fit's expected score "
+                   caption="Neighbours in the ranking: their state, in the belief's expected score "
                            "of the one above against the one below and its lower bound",
                    header=("Above", "Below", "State", "In words"), rows=rows,
                    note="An adaptive tournament plays duplicate sets where its ranking is in "
-                        "doubt, until every pair of neighbours is settled (the one above shown, "
-                        "at the confidence, not to score below 50% minus the margin against the "
-                        "one below, whatever their truth inside that margin), or max_matches is "
-                        "reached. The ranking is the order of an Elo fitted to every match; the "
-                        "leaderboard and every page of this report follow it.",
+                        "doubt, until the chance that anyone stands above an entrant that beats "
+                        "it by more than the margin is at most 1 minus the confidence, for the "
+                        "whole ranking at once (by a belief fitted to every match, calibrated on "
+                        "simulated fields: whatever their truth inside the margin, a pair "
+                        "settles), or max_matches is reached. The ranking is the order of an "
+                        "Elo fitted to every match; the leaderboard and every page of this "
+                        "report follow it.",
                    tone="h1" if self.stop == SETTLED else "none")
 
     def ranking_ids(self) -> tuple[int, ...]:
@@ -751,7 +758,7 @@ class Adaptive:
                 f"per table, duplicate sets, at most {f.max_matches} matches")
 
     def facts(self, f: FormatConfig) -> dict[str, str]:
-        return {"stopping rule": f"confidence {f.confidence:g} per neighbour pair, margin "
+        return {"stopping rule": f"confidence {f.confidence:g} for the whole ranking, margin "
                                  f"{f.margin:g}, at most {f.max_matches} matches"}
 
     def entrants(self, f: FormatConfig, names: Sequence[str],
@@ -787,5 +794,5 @@ __all__ = ["ADAPTIVE", "AdaptiveRun", "EPOCH_KEY", "Epoch", "IN_DOUBT", "LEVEL",
            "NAME", "ORDERED", "SETTLED", "Met",
            "PairState", "Plan", "PlanMismatch", "epoch_plan", "resumed_plan",
            "Settings", "Standing", "Summary", "Tally", "batch_sets", "choose_tables",
-           "make_matches", "pair_state", "replay",
+           "make_matches", "pair_state", "replay", "urgency", "wrong_chance",
            "round_robin_matches", "standing", "standing_of", "store_summary"]

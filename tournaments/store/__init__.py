@@ -26,16 +26,7 @@ from types import TracebackType
 from arena.errors import ArenaError
 from tournaments.config import TournamentConfig
 from tournaments.plan import Slot
-from tournaments.store.field import (
-    CURRENT,
-    OLD,
-    SUSPENDED,
-    WITHDRAWN,
-    Entrant,
-    Field,
-    Submission,
-    Version,
-)
+from tournaments.store.field import CURRENT, OLD, SUSPENDED, WITHDRAWN, Entrant, Field, Submission, Version
 from tournaments.store.matches import Matches, MatchRow
 from tournaments.store.meta import FirstSchedule, Meta, ReportSettings, Run
 from tournaments.store.schema import (
