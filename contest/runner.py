@@ -283,12 +283,18 @@ def run_contest(contest: Contest, workers: int | None, progress: bool,
                 reveal: Callable[[], bool]) -> bool:
     """The contest's loop with the tournament's own runs, each rendering the public report
     (without stderr) and the authors' pages."""
-    from reports.live import LiveReport
+    from reports.live import LiveReport, Renderer
+
+    renderer = Renderer()  # one process renders every look's report, off the pages' interpreter
 
     def play(prepared: Prepared) -> RunResult:
         return run_tournament(prepared, workers=workers, progress=progress,
-                              on_results=LiveReport(prepared.output, logs=False, reveal_seed=reveal))
-    return contest.run(play)
+                              on_results=LiveReport(prepared.output, logs=False, reveal_seed=reveal,
+                                                    renderer=renderer))
+    try:
+        return contest.run(play)
+    finally:
+        renderer.close()
 
 
 __all__ = ["Contest", "install", "read_address", "run_contest", "submissions_folder",

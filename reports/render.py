@@ -34,6 +34,7 @@ only what changed.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 from importlib import resources
@@ -74,7 +75,11 @@ def script_json(text: str) -> Markup:
                   .replace("'", "\\u0027"))
 
 
+@functools.cache
 def environment() -> Environment:
+    """The one environment of the report's templates: each template is compiled once per process
+    (the contest server renders an author's page on every request; compiling it took most of
+    the request's time)."""
     return Environment(
         loader=PackageLoader("reports", "templates"),
         autoescape=True,  # bot names, reasons and logs are untrusted
