@@ -22,8 +22,8 @@ def worlds(game: Any, options: Any, spiel_game: Any, observation: dict, rng: ran
            deadline: float, most: int = MAX_WORLDS) -> list:
     """States the seat cannot tell from the true one: the true one where nothing is hidden, else
     up to ``most`` sampled ones (at least one, then while a share of the time is left), each by
-    the search of ``Game.sample_state`` with a smaller budget (late in a gin rummy deal it finds
-    none: the bot then plays at random rather than spend its clock)."""
+    the search of ``Game.sample_state`` with a smaller budget (where it finds none, the bot
+    plays at random rather than spend its clock)."""
     if not game.hidden_information:
         state = spiel_game.new_initial_state()
         for action in observation["history"]:

@@ -123,9 +123,9 @@ class OpenSpielGame(Game):
 
     def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> Any:
         """A state whose view for the observing seat is the given one: the match played again
-        from its history, each entry the seat may not know chosen at random among the legal
-        ones (chance by its probability), searched depth-first until the seat's view at the end
-        is the same. Future chance comes from ``rng``."""
+        from its history, each entry the seat may not know chosen again among the legal ones
+        (chance by its probability, or guided by what the seat sees later: sample.py), searched
+        depth-first until the seat's view at the end is the same. Future chance comes from ``rng``."""
         from arena.games.openspiel.sample import sample
         return sample(self, options, observation, rng, SAMPLE_BUDGET)
 
