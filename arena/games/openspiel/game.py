@@ -14,8 +14,8 @@ from arena.games.openspiel.state import Node, OpenSpielState, Tree
 
 _INITIAL: dict[int, tuple[Any, Any]] = {}  # id of an OpenSpiel game -> (the game, its initial state)
 _TREES: dict[int, tuple[Any, Tree]] = {}   # id of an OpenSpiel game -> (the game, its tree of facts)
-MOST_NODES = 20_000  # nodes of facts kept per OpenSpiel game (state.py's Node; about 1 kB each)
-MOST_TREES = 16      # OpenSpiel games (parameters) whose facts are kept
+MOST_NODES = 10_000  # nodes of facts kept per OpenSpiel game (state.py's Node; 1 to 2 kB each)
+MOST_TREES = 4       # OpenSpiel games (parameters) whose facts are kept at a time
 SAMPLE_BUDGET = 20_000  # nodes a sample_state search may visit before it gives up
 
 
