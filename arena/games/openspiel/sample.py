@@ -159,8 +159,10 @@ class _Search:
         """Where the known move ``action`` of entry ``i`` is not legal at ``state``: the search
         from there on in the world that the game's hints make of it (a world, or the set of
         hidden entries to blame), or ``None`` when they make none."""
+        if self.repairs >= MAX_REPAIRS:
+            return None
         swap = self.hints.repair(state.spiel, action, self.history[i + 1:], self.known, self.rng)
-        if not swap or self.repairs >= MAX_REPAIRS:
+        if not swap:
             return None
         self.repairs += 1
         chosen = {j: ((swap.get(a, a) if chance else a), chance) for j, (a, chance) in self.chosen.items()}
