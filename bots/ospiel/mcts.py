@@ -70,10 +70,12 @@ def _prove(edge: Edge, top: float) -> None:
 
 def search(worlds: Callable[[int], Any], rng: random.Random, scale: float, *,
            simulations: int | None = None, stop: Callable[[], bool] | None = None,
-           uct_c: float = UCT_C, solve: bool = False, top: float = 1.0) -> dict[int, Edge]:
+           uct_c: float = UCT_C, solve: bool = False, top: float = 1.0,
+           playout: Callable[[Any], int] | None = None) -> dict[int, Edge]:
     """The root's moves and their statistics after ``simulations`` simulations (or until ``stop()``
     says so); ``worlds(i)`` is the i-th simulation's starting state, a fresh copy. ``top``: the
-    best scaled return (a win), for ``solve``."""
+    best scaled return (a win), for ``solve``. ``playout``: the move of the seat to move in a
+    playout (default: uniformly random)."""
     root: dict[int, Edge] = {}
     i = 0
     while (simulations is None or i < simulations) and (stop is None or i == 0 or not stop()):
@@ -109,6 +111,8 @@ def search(worlds: Callable[[int], Any], rng: random.Random, scale: float, *,
         while not state.is_terminal():  # the playout
             if state.is_chance_node():
                 state.apply_action(chance_outcome(state, rng))
+            elif playout is not None:
+                state.apply_action(playout(state))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
         returns = state.returns()

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OSPIEL = ROOT / "bots" / "ospiel"
 sys.path.insert(0, str(OSPIEL))
 import mcts  # noqa: E402
+import player  # noqa: E402
 
 
 def connect_four(moves: list[int]):
@@ -29,6 +30,22 @@ def connect_four(moves: list[int]):
     for column in moves:
         state.apply_action(column)
     return state
+
+
+def test_gin_rummy_playouts_knock_where_random_ones_reach_the_wall() -> None:
+    # a playout at random never knocks (a draw at the wall, which tells the search nothing);
+    # the bot's gin rummy playouts (OpenSpiel's simple bot draws and discards) end in a knock
+    game = pyspiel.load_game("gin_rummy")
+    policy = player.playout_policy("openspiel:gin_rummy", game)
+    assert policy is not None and player.playout_policy("openspiel:leduc_poker", game) is None
+    rng = random.Random(4)
+    knocked = 0
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(mcts.chance_outcome(state, rng) if state.is_chance_node() else policy(state))
+        knocked += state.returns()[0] != 0
+    assert knocked >= 4
 
 
 @pytest.mark.parametrize("moves, expected", [

@@ -155,6 +155,29 @@ def play_random(name: str, seed: int, cap: int | None) -> None:
     assert list(state.result().ranks) == [1 + sum(r > mine for r in returns) for mine in returns]
 
 
+@pytest.mark.parametrize("name, matches", [("leduc_poker", 40), ("goofspiel", 2), ("connect_four", 10),
+                                           ("liars_dice", 10)])
+def test_facts_kept_per_state_change_no_record_and_no_view(name: str, matches: int,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree of facts (state.py's Node: texts, legal actions, who may know each step) only
+    saves work: matches played with it, cold and warm, hold the same events, legal actions and
+    observations of every seat as matches played without it."""
+    game = get_game("openspiel:" + name)
+    options = game.make_options(game.default_players)
+
+    def play(seed: int) -> list:
+        rng, state, seen = random.Random(seed), game.new_match(options, seed), []
+        while not state.is_terminal():
+            seen.append((state.legal_actions(), [state.observation(s) for s in range(state.num_players)]))
+            state.apply(rng.choice(state.legal_actions()))
+        return [seen, state.events, [state.observation(s) for s in range(state.num_players)]]
+
+    cold = [play(seed) for seed in range(matches)]
+    warm = [play(seed) for seed in range(matches)]
+    monkeypatch.setattr(type(game), "facts", lambda self, spiel_game: None)
+    assert [play(seed) for seed in range(matches)] == cold == warm
+
+
 @pytest.mark.parametrize("name", openspiel.accepted())
 def test_every_accepted_game_plays_as_openspiel_does(name: str) -> None:
     for seed in (1, 2):

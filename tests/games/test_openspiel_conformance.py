@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games import test_conformance
 from tests.games.test_conformance import Spec, play_match
 
 pytest.importorskip("pyspiel")
@@ -14,23 +13,13 @@ from arena.games import get_game
 # (game, seeds): the longer games play fewer matches
 CHOSEN = [("connect_four", 3), ("hex", 2), ("backgammon", 1), ("kuhn_poker", 6), ("leduc_poker", 6),
           ("liars_dice", 4), ("goofspiel", 3), ("gin_rummy", 1)]
-# sample_state finds a world within its budget in a gin rummy deal's first moves only
-# (docs/games/openspiel.md): the checks sample there, and play the rest of the match unsampled
-SAMPLED_MOVES = {"gin_rummy": 30}
 
 
 @pytest.mark.parametrize("name, seeds", CHOSEN, ids=[c[0] for c in CHOSEN])
-def test_openspiel_conformance(name: str, seeds: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_openspiel_conformance(name: str, seeds: int) -> None:
     game = get_game("openspiel:" + name)
     options = game.make_options(game.default_players)
     stats = {"hidden": 0, "changed": 0}
-    if name in SAMPLED_MOVES:
-        check = test_conformance.check_sample
-
-        def early(game, state, rng, stats):  # type: ignore[no-untyped-def]
-            if state.moves <= SAMPLED_MOVES[name]:
-                check(game, state, rng, stats)
-        monkeypatch.setattr(test_conformance, "check_sample", early)
     for seed in range(seeds):
         play_match(game, options, game.default_players, seed, Spec(seeds=range(seeds)), stats)
     if game.hidden_information:

@@ -10,9 +10,12 @@ from arena.errors import OptionError
 from arena.game import HIDDEN, Chance, Game
 from arena.games.openspiel import catalog
 from arena.games.openspiel.options import options_class
-from arena.games.openspiel.state import OpenSpielState
+from arena.games.openspiel.state import Node, OpenSpielState, Tree
 
 _INITIAL: dict[int, tuple[Any, Any]] = {}  # id of an OpenSpiel game -> (the game, its initial state)
+_TREES: dict[int, tuple[Any, Tree]] = {}   # id of an OpenSpiel game -> (the game, its tree of facts)
+MOST_NODES = 10_000  # nodes of facts kept per OpenSpiel game (state.py's Node; 1 to 2 kB each)
+MOST_TREES = 4       # OpenSpiel games (parameters) whose facts are kept at a time
 SAMPLE_BUDGET = 20_000  # nodes a sample_state search may visit before it gives up
 
 
@@ -59,10 +62,14 @@ class OpenSpielGame(Game):
         """The OpenSpiel game of a match: loaded once per parameters, but afresh for a game that
         samples chance itself (its random state lives in the game and moves on with each
         match)."""
-        parameters = tuple(sorted(self.parameters(options, chance).items()))
         if self.seeded:
-            return load.__wrapped__(self.short_name, parameters)
-        return load(self.short_name, parameters)
+            return load.__wrapped__(self.short_name, tuple(sorted(self.parameters(options, chance).items())))
+        return self.unseeded(options)
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019  (games live as long as the process)
+    def unseeded(self, options: Any) -> Any:
+        """The OpenSpiel game of ``options`` for a game that does not sample chance itself."""
+        return load(self.short_name, tuple(sorted(options.parameters().items())))
 
     def initial_state(self, spiel_game: Any) -> Any:
         """A new initial state of ``spiel_game``: a copy of one kept per game (a new one costs
@@ -75,6 +82,19 @@ class OpenSpielGame(Game):
         if kept is None or kept[0] is not spiel_game:
             kept = _INITIAL[key] = (spiel_game, spiel_game.new_initial_state())
         return kept[1].clone()
+
+    def facts(self, spiel_game: Any) -> Node | None:
+        """The root of the tree of facts of ``spiel_game`` (state.py's ``Node``), kept per game;
+        ``None`` where the game samples chance itself."""
+        if self.seeded:
+            return None
+        key = id(spiel_game)
+        kept = _TREES.get(key)
+        if kept is None or kept[0] is not spiel_game:
+            if len(_TREES) >= MOST_TREES:
+                _TREES.clear()
+            kept = _TREES[key] = (spiel_game, Tree(MOST_NODES))
+        return kept[1].root
 
     def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> Any:
         options = super().make_options(num_players, values)
@@ -123,9 +143,9 @@ class OpenSpielGame(Game):
 
     def sample_state(self, options: Any, observation: dict[str, Any], rng: random.Random) -> Any:
         """A state whose view for the observing seat is the given one: the match played again
-        from its history, each entry the seat may not know chosen at random among the legal
-        ones (chance by its probability), searched depth-first until the seat's view at the end
-        is the same. Future chance comes from ``rng``."""
+        from its history, each entry the seat may not know chosen again among the legal ones
+        (chance by its probability, or guided by what the seat sees later: sample.py), searched
+        depth-first until the seat's view at the end is the same. Future chance comes from ``rng``."""
         from arena.games.openspiel.sample import sample
         return sample(self, options, observation, rng, SAMPLE_BUDGET)
 

@@ -63,6 +63,45 @@ def _same_view(before: Any, alternative: int, rest: list[int], seat: int, mine: 
     return bool(view(state, seat) == mine)
 
 
+class Node:
+    """What arena works out once per OpenSpiel state of a game, kept in a tree of the states
+    met so far (keyed by action ids from the initial state; :meth:`OpenSpielGame.facts`): the
+    state's text, its legal actions' texts and ids, its chance outcomes' texts, and which seats
+    may know each step from it. All are pure functions of the state, so a match finds them
+    again instead of asking OpenSpiel (a game that samples chance inside OpenSpiel keeps none:
+    its states are not functions of their histories)."""
+
+    __slots__ = ("tree", "children", "board", "ids", "legal", "outcomes", "seen")
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.children: dict[int, Node] = {}
+        self.board: str | None = None
+        self.ids: dict[str, int] | None = None
+        self.legal: list[str] = []
+        self.outcomes: dict[int, str] = {}
+        self.seen: dict[int, list[bool]] = {}
+
+    def child(self, action: int) -> Node | None:
+        """The node after ``action``; ``None`` once the tree holds its most nodes."""
+        node = self.children.get(action)
+        if node is None:
+            tree = self.tree
+            if tree.size >= tree.most:
+                return None
+            tree.size += 1
+            node = self.children[action] = Node(tree)
+        return node
+
+
+class Tree:
+    """The nodes of one OpenSpiel game (its parameters), at most ``most`` of them."""
+
+    def __init__(self, most: int) -> None:
+        self.size, self.most = 1, most
+        self.root = Node(self)
+
+
 class OpenSpielState(State):
     """A match: the OpenSpiel state, the events, and what each seat saw of each step."""
 
@@ -75,10 +114,13 @@ class OpenSpielState(State):
         self.chance = chance if chance is not None else Chance(seed if seed is not None else 0)
         self.spiel_game = self.game.spiel_game(options, self.chance)
         self.spiel = self.game.initial_state(self.spiel_game)
-        self.cap = self.game.length_cap(options)
+        self.node: Node | None = self.game.facts(self.spiel_game)
+        cap = options.move_cap  # (as Game.length_cap, without loading the game again)
+        self.cap = int(cap) if cap is not None else int(self.spiel_game.max_game_length())
         self.events: list[dict[str, Any]] = []
         self.history: list[int] = []            # every action id, chance included
         self.seen: list[list[bool]] = []        # per history entry: may each seat know it?
+        self.everyone = [True] * self.num_players  # (never changed in place: shared by the entries)
         self.chance_count = 0
         self.turn: tuple[int, Any] | None = None  # a simultaneous-move turn: its first entry, its state
         self.moves = 0
@@ -93,15 +135,22 @@ class OpenSpielState(State):
     def _advance(self) -> None:
         """Play chance nodes, then list the legal actions of the seat to move, or end the match."""
         while self.spiel.is_chance_node():
-            spiel = self.spiel
+            spiel, node = self.spiel, self.node
             outcomes = spiel.chance_outcomes()
             u = self.chance.stream("chance", self.chance_count).random()
             action = draw(outcomes, u)
             self.chance_count += 1
-            text = spiel.action_to_string(spiel.current_player(), action)
+            text = None if node is None else node.outcomes.get(action)
+            if text is None:
+                text = spiel.action_to_string(spiel.current_player(), action)
+                if node is not None:
+                    node.outcomes[action] = text
             self._step(action)  # (self.spiel may be a new state now)
-            self.events.append({"type": "chance", "id": action, "outcome": text, **self._seen_field(),
-                                "board": str(self.spiel)})
+            event: dict[str, Any] = {"type": "chance", "id": action, "outcome": text}
+            if self.game.hidden_information:
+                event["seen"] = list(self.seen[-1])
+            event["board"] = self._board()
+            self.events.append(event)
         if self.spiel.is_terminal():
             return self._finish()
         if self.moves >= self.cap:
@@ -111,28 +160,54 @@ class OpenSpielState(State):
         self._list_legal()
 
     def _list_legal(self) -> None:
+        node = self.node
+        if node is not None and node.ids is not None:
+            self._ids, self._legal = node.ids, node.legal
+            return
         spiel = self.spiel
         player = spiel.current_player()
         text = spiel.action_to_string
-        self._ids = action_texts([(a, text(player, a)) for a in spiel.legal_actions()])
-        self._legal = list(self._ids)
+        legal = spiel.legal_actions()
+        ids = {text(player, a): a for a in legal}
+        if len(ids) < len(legal):  # two actions share a string
+            ids = action_texts([(a, text(player, a)) for a in legal])
+        self._ids, self._legal = ids, list(ids)
+        if node is not None:
+            node.ids, node.legal = self._ids, self._legal
+
+    def _board(self) -> str:
+        """OpenSpiel's text of the state (once per node)."""
+        node = self.node
+        if node is None:
+            return str(self.spiel)
+        if node.board is None:
+            node.board = str(self.spiel)
+        return node.board
 
     def _step(self, action: int) -> None:
         """Apply one action id, noting which seats may know it."""
-        spiel = self.spiel
+        spiel, node, game = self.spiel, self.node, self.game
         actor = spiel.current_player()
-        if self.game.simultaneous and self.turn is None and not spiel.is_chance_node():
+        if game.simultaneous and self.turn is None and not spiel.is_chance_node():
             self.turn = (len(self.history), spiel.clone())
-        if self.game.hidden_information:
-            seen, after = self.game.visibility(spiel, action)
-            self.seen.append(seen)
-            if after is not None:
-                self.spiel = spiel = after
-            else:
+        if game.hidden_information:
+            known = None if node is None else node.seen.get(action)
+            if known is not None:
+                self.seen.append(known)
                 spiel.apply_action(action)
+            else:
+                seen, after = game.visibility(spiel, action)
+                if node is not None:
+                    node.seen[action] = seen
+                self.seen.append(seen)
+                if after is not None:
+                    self.spiel = spiel = after
+                else:
+                    spiel.apply_action(action)
         else:
-            self.seen.append([True] * self.num_players)
+            self.seen.append(self.everyone)
             spiel.apply_action(action)
+        self.node = None if node is None else node.child(action)
         self.history.append(action)
         if self.turn is not None and (spiel.is_chance_node() or spiel.is_terminal()
                                       or spiel.current_player() <= actor):
@@ -155,17 +230,16 @@ class OpenSpielState(State):
                        for alt in before.legal_actions() if alt != self.history[j]):
                     self.seen[j] = [True if s == seat else k for s, k in enumerate(self.seen[j])]
 
-    def _seen_field(self) -> dict[str, list[bool]]:
-        """``seen``: which seats may know the last step (in games of hidden information)."""
-        return {"seen": list(self.seen[-1])} if self.game.hidden_information else {}
-
     def _apply_legal(self, action: str) -> None:
         seat = self.spiel.current_player()
         action_id = self._ids[action]
         self._step(action_id)
         self.moves += 1
-        self.events.append({"type": "action", "seat": seat, "action": action, "id": action_id,
-                            **self._seen_field(), "board": str(self.spiel)})
+        event: dict[str, Any] = {"type": "action", "seat": seat, "action": action, "id": action_id}
+        if self.game.hidden_information:
+            event["seen"] = list(self.seen[-1])
+        event["board"] = self._board()
+        self.events.append(event)
         self._advance()
 
     def _finish(self) -> None:
@@ -192,6 +266,7 @@ class OpenSpielState(State):
         else:
             return False
         spiel.apply_action(action)
+        self.node = None if self.node is None else self.node.children.get(action)  # (adds none)
         self.history.append(action)
         self.seen.append(seen)
         return True
