@@ -13,10 +13,12 @@ machines are shared and noisy, so the ratio says more than the seconds.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import io
 import json
 import math
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -26,11 +28,11 @@ import sys
 import tarfile
 import tempfile
 import textwrap
-import threading
 import time
 import urllib.parse
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -90,22 +92,42 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
 
 
-def poll(client: Client, paths: list[tuple[str, dict[str, str]]], stop: threading.Event,
-         out: list[float], failed: list[str], period: float) -> None:
-    i = 0
-    while not stop.is_set():
-        path, headers = paths[i % len(paths)]
-        try:
-            status, _, seconds = client.request("GET", path, headers)
-        except OSError as exc:  # a time-out counts as a failure, not a latency
-            failed.append(type(exc).__name__)
-        else:
-            if status == 200:
-                out.append(seconds)
+def pollers(host: str, port: int, paths: list[tuple[str, dict[str, str]]], browsers: int,
+            period: float, stop: Any, results: Any) -> None:
+    """In a process of its own (as browsers are, not threads of the uploading client): each
+    browser asks for the next page every ``period`` seconds until ``stop``; the latencies, and
+    the failures, are put on ``results``."""
+    async def browser(k: int, out: list[float], failed: list[str]) -> None:
+        await asyncio.sleep(period * k / browsers)  # spread over the period, as people are
+        i = k
+        while not stop.is_set():
+            path, headers = paths[i % len(paths)]
+            head = "".join(f"{key}: {value}\r\n" for key, value in headers.items())
+            start = time.perf_counter()
+            try:
+                reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 60)
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{head}"
+                             "Connection: close\r\n\r\n".encode())
+                answer = await asyncio.wait_for(reader.read(), 60)
+                writer.close()
+            except (TimeoutError, OSError) as exc:
+                failed.append(type(exc).__name__)
             else:
-                failed.append(str(status))
-        i += 1
-        stop.wait(period)
+                status = answer.split(b" ", 2)[1] if answer.startswith(b"HTTP/") else b"?"
+                if status == b"200":
+                    out.append(time.perf_counter() - start)
+                else:
+                    failed.append(status.decode("ascii", "replace"))
+            i += 1
+            await asyncio.sleep(period)
+
+    async def main() -> None:
+        out: list[float] = []
+        failed: list[str] = []
+        await asyncio.gather(*(browser(k, out, failed) for k in range(browsers)))
+        results.put((out, failed))
+
+    asyncio.run(main())
 
 
 def server_times(output: Path) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
@@ -172,13 +194,11 @@ def main() -> None:
             for path, headers in pages:
                 idle.append(client.request("GET", path, headers)[2])
 
-        stop = threading.Event()
-        busy: list[float] = []
-        failed: list[str] = []
-        pollers = [threading.Thread(target=poll, args=(client, pages, stop, busy, failed, args.period),
-                                    daemon=True) for _ in range(args.pollers)]
-        for t in pollers:
-            t.start()
+        context = multiprocessing.get_context("spawn")
+        stop, results = context.Event(), context.Queue()
+        browsers = context.Process(target=pollers, args=(client.host, client.port, pages,
+                                                         args.pollers, args.period, stop, results))
+        browsers.start()
         began = time.monotonic()
         for i, name in enumerate(names):
             time.sleep(max(0.0, began + i * args.over / max(1, len(names)) - time.monotonic()))
@@ -197,8 +217,8 @@ def main() -> None:
             time.sleep(1.0)
             received, admitted, first_match = server_times(output)
         stop.set()
-        for t in pollers:
-            t.join(timeout=30)
+        busy, failed = results.get(timeout=120)
+        browsers.join(timeout=30)
         to_admit = [admitted[n] - received[n] for n in admitted]
         to_play = [first_match[n] - received[n] for n in first_match]
         print(f"{args.authors} authors uploading over {args.over:g} s, {args.pollers} pollers "

@@ -69,6 +69,10 @@ def serve_command(config_path: Path, host: str | None, port: int | None, output:
 def _serve(config_path: Path, config: TournamentConfig, folder: Path, host: str | None,
            port: int | None, workers: int | None, quiet: bool) -> None:
     import uvicorn
+    # the server's threads (pages, checks, the loop) share one interpreter: a short switch
+    # interval lets a page in sooner while the loop computes (95th percentile 330 -> 220 ms in
+    # benchmarks/serve.py)
+    sys.setswitchinterval(0.001)
 
     from contest.app import make_app
 

@@ -153,6 +153,13 @@ class Renderer:
             raise
         return page
 
+    def pids(self) -> list[int]:
+        """The renderer's process ids (none before the first render and after ``close``)."""
+        with self._lock:
+            pool = self._pool
+        return [] if pool is None else [p.pid for p in (pool._processes or {}).values()
+                                         if p.pid is not None]
+
     def close(self) -> None:
         with self._lock:
             pool, self._pool = self._pool, None

@@ -84,3 +84,38 @@ def test_a_run_stopped_at_once_leaves_an_index_that_no_longer_reloads(two_player
     assert live.finished("aborted") is None
     html = index.read_text(encoding="utf-8")
     assert "http-equiv" not in html and "The tournament is running" in html
+
+
+def test_the_pages_are_rendered_in_a_process_of_their_own(tmp_path: Path) -> None:
+    """A large report is seconds of Python: rendered in the run's (or the contest server's)
+    process, it would hold the interpreter that the run and the server's pages need."""
+    import os
+
+    from reports.live import Renderer
+
+    config = parse_config({
+        "name": "Apart", "game": "block",
+        "entrants": [str(ROOT / "bots" / "random"), str(ROOT / "bots" / "heavy")],
+        "options": {"target": 10}, "format": {"players": 2, "rounds": 1},
+    }, base_dir=tmp_path, source="test", stem="apart")
+    out = tmp_path / "out"
+    run_tournament(prepare(config, out), backend=SerialBackend(), progress=False,
+                   say=lambda _: None)
+    renderer = Renderer()
+    try:
+        index = renderer.render(out)
+        pids = set(renderer.pids())
+    finally:
+        renderer.close()
+    assert index == out / "site" / "index.html" and index.is_file()
+    assert pids and os.getpid() not in pids
+    assert not renderer.pids()  # closed: its process is gone
+
+
+def test_each_template_is_compiled_once_per_process() -> None:
+    """The contest server renders an author's page on every request: compiling its template
+    each time took most of the request."""
+    from reports.render import environment
+
+    assert environment() is environment()
+    assert environment().get_template("author.html.j2") is environment().get_template("author.html.j2")
