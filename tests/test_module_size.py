@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("arena", "tournaments", "reports", "protocol", "contest", "bots")
 LIMIT = 450
-MOST = 6  # at most this many modules over LIMIT (issue 45: six)
+MOST = 3  # at most this many modules over LIMIT (six allowed at first; it may only come down)
 # the modules over LIMIT lines, to be split; remove a module once it is under LIMIT
 OVER_LIMIT = {
     "arena/sandbox/zygote_server.py",

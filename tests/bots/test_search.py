@@ -22,8 +22,10 @@ from arena.referee import TimeControl, play_match
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
+# isort: off
+import search_strength as strength  # noqa: E402  (puts bots/search on the path: first)
 import search as search_module  # noqa: E402
-import search_strength as strength  # noqa: E402  (puts bots/search on the path too)
+# isort: on
 
 SEARCH = ROOT / "bots" / "search"
 
