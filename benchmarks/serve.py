@@ -165,6 +165,8 @@ def main() -> None:
     parser.add_argument("--authors", type=int, default=40)
     parser.add_argument("--over", type=float, default=60.0, help="seconds the uploads spread over")
     parser.add_argument("--pollers", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=0,
+                        help="matches the server plays at once (default: one per core)")
     parser.add_argument("--period", type=float, default=1.0, help="seconds between a poller's requests")
     args = parser.parse_args()
 
@@ -173,7 +175,8 @@ def main() -> None:
     config = folder / "deadline.toml"
     config.write_text(CONFIG.format())
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(config), "-q"],
+    workers = ["--workers", str(args.workers)] if args.workers else []
+    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(config), "-q", *workers],
                               cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               text=True, start_new_session=True)
     try:

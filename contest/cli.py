@@ -53,7 +53,8 @@ def _output(config_path: Path, output: Path | None) -> Path:
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Store the results in this folder (default: the config's `output`).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
-              help="Play this many matches at once (default: one per core).")
+              help="Play this many matches at once (default: the config's `workers`, else one per "
+                   "core but one, which the pages and the checks keep).")
 @click.option("--quiet", "-q", is_flag=True, help="Show no progress bar.")
 def serve_command(config_path: Path, host: str | None, port: int | None, output: Path | None,
                   workers: int | None, quiet: bool) -> None:
@@ -64,6 +65,16 @@ def serve_command(config_path: Path, host: str | None, port: int | None, output:
     folder = _output(config_path, output)
     with output_lock(folder, hold=True):  # refused at once while another run has the folder
         _serve(config_path, config, folder, host, port, workers, quiet)
+
+
+def serve_workers(config: TournamentConfig, asked: int | None) -> int | None:
+    """The matches the contest plays at once: as asked, else as the config says, else one per
+    core but one: the pages and the checks keep a core, so that a class uploading at the
+    deadline is answered at once (docs/serve.md gives the figures)."""
+    if asked is not None or config.workers:
+        return asked
+    from tournaments.backends import default_workers
+    return max(1, default_workers(config.cores_per_match) - 1)
 
 
 def _serve(config_path: Path, config: TournamentConfig, folder: Path, host: str | None,
@@ -109,7 +120,7 @@ def _serve(config_path: Path, config: TournamentConfig, folder: Path, host: str 
     if threading.current_thread() is threading.main_thread():  # Ctrl-C, even where inherited
         signal.signal(signal.SIGINT, signal.default_int_handler)  # as ignored (a background job)
     try:
-        interrupted = run_contest(contest, workers, progress=not quiet,
+        interrupted = run_contest(contest, serve_workers(config, workers), progress=not quiet,
                                   reveal=lambda: contest.db.setting("reveal_seed") == "yes")
     finally:
         server.should_exit = True

@@ -153,3 +153,20 @@ def test_a_truncated_archive_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UploadError, match="damaged or cut short|cannot be read"):
         unpack(data[: len(data) // 2], "bot.tar.gz", tmp_path / "ana", "ana", SMALL)
     assert not os.path.exists(tmp_path / "evil")
+
+
+def test_the_server_keeps_a_core_for_its_pages_and_checks(tmp_path: Path) -> None:
+    """At the deadline the matches would take every core, and the pages wait (docs/serve.md:
+    95th percentile 220-263 ms with both cores playing, 72 ms with one): by default the contest
+    plays on one core fewer; a config's `workers` or --workers is taken as it is."""
+    from contest.cli import serve_workers
+    from tournaments.backends import default_workers
+    from tournaments.config import parse_config
+
+    def config(**more: object):
+        return parse_config({"name": "C", "game": "block", "entrants": ["submissions/*"], **more},
+                            base_dir=tmp_path, source="test", stem="c")
+
+    assert serve_workers(config(), None) == max(1, default_workers() - 1)
+    assert serve_workers(config(), 3) == 3
+    assert serve_workers(config(workers=2), None) is None  # the run reads the config's own
