@@ -5,6 +5,7 @@ run; no worker or bot process outlives the run it belonged to.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -137,17 +138,36 @@ PHASES = {
 }
 
 
-@pytest.mark.parametrize("phase", PHASES)
-def test_sigkill_while_starting_then_resume(setup: dict[str, Any], phase: str) -> None:
-    output = setup["root"] / f"killed-{phase.replace(' ', '-')}"
-    proc = start_run(setup["config"], output)
+def stopped_in(phase: str, output: Path, proc: subprocess.Popen) -> bool:
+    """Wait for the phase, then freeze the run's whole process group and look again: the run may
+    have left the phase between the look and the freeze. True if it is frozen inside the phase;
+    False (the run is killed) if it slipped past."""
     deadline = time.monotonic() + 60
     while not PHASES[phase](output, proc):
         assert proc.poll() is None, f"the run ended early: {proc.communicate()}"
         assert time.monotonic() < deadline, f"the run never showed the phase {phase!r}"
         time.sleep(0.005)
+    os.killpg(proc.pid, signal.SIGSTOP)
+    if PHASES[phase](output, proc):
+        return True
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    return False
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_sigkill_while_starting_then_resume(setup: dict[str, Any], phase: str) -> None:
+    for attempt in range(5):
+        output = setup["root"] / f"killed-{phase.replace(' ', '-')}-{attempt}"
+        proc = start_run(setup["config"], output)
+        if stopped_in(phase, output, proc):
+            break
+    else:
+        pytest.fail(f"the run slipped past the phase {phase!r} five times")
     children = descendants(proc.pid)
-    os.kill(proc.pid, signal.SIGKILL)
+    os.kill(proc.pid, signal.SIGKILL)  # the run only: its workers must follow it by themselves
+    with contextlib.suppress(ProcessLookupError):  # no worker may have started yet
+        os.killpg(proc.pid, signal.SIGCONT)  # the frozen workers wake to find the run gone
     proc.communicate()
     assert_all_gone(children)
     if phase == "before the store":  # killed where it was looked for
