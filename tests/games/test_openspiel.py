@@ -13,7 +13,7 @@ from arena.errors import OptionError, UnknownGameError
 from arena.game import Chance
 from arena.games import get_game, openspiel
 from arena.games.openspiel import catalog
-from arena.games.openspiel.state import action_texts, draw, scores_of
+from arena.games.openspiel.state import CHANCE, TERMINAL_PLAYER, action_texts, draw, scores_of
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -146,9 +146,12 @@ def play_random(name: str, seed: int, cap: int | None) -> None:
         state.apply(rng.choice(state.legal_actions()))
     spiel = game.spiel_game(options, Chance(seed)).new_initial_state()
     ids = [e["id"] for e in state.events if e["type"] in ("chance", "action")]
-    for action in ids:
+    for action in ids:  # arena tells chance and the end by OpenSpiel's current player alone
+        assert not spiel.is_terminal() and spiel.current_player() != TERMINAL_PLAYER
+        assert spiel.is_chance_node() == (spiel.current_player() == CHANCE)
         spiel.apply_action(action)
     assert spiel.is_terminal() == (not any(e["type"] == "capped" for e in state.events))
+    assert spiel.is_terminal() == (spiel.current_player() == TERMINAL_PLAYER)
     returns = [float(r) for r in spiel.returns()]
     end = state.events[-1]
     assert end["type"] == "match_end" and end["returns"] == returns
@@ -176,6 +179,32 @@ def test_facts_kept_per_state_change_no_record_and_no_view(name: str, matches: i
     warm = [play(seed) for seed in range(matches)]
     monkeypatch.setattr(type(game), "facts", lambda self, spiel_game: None)
     assert [play(seed) for seed in range(matches)] == cold == warm
+
+
+@pytest.mark.parametrize("name", sorted(catalog.FIXED_ACTION_STRINGS))
+def test_actions_found_again_by_player_and_ids_are_openspiels_strings_of_the_state(name: str) -> None:
+    """Where arena finds a seat's actions again by the player and the legal ids
+    (catalog.FIXED_ACTION_STRINGS; state.py's Tree.menus), they are OpenSpiel's strings of that
+    very state, at every decision of random matches, each played twice (the second time from
+    what the first kept)."""
+    game = get_game("openspiel:" + name)
+    options = game.make_options(game.default_players)
+    decisions = 0
+    for seed in [*range(20), *range(20)]:
+        state, rng = game.new_match(options, seed), random.Random(seed)
+        assert state.menus is not None
+        while not state.is_terminal():
+            spiel = state.spiel
+            player = spiel.current_player()
+            assert state.legal_actions() == list(action_texts(
+                [(a, spiel.action_to_string(player, a)) for a in spiel.legal_actions()]))
+            state.apply(rng.choice(state.legal_actions()))
+            decisions += 1
+    assert decisions >= 40 and state.menus
+
+
+def test_chance_and_the_end_are_openspiels_player_ids() -> None:
+    assert (CHANCE, TERMINAL_PLAYER) == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
 
 
 @pytest.mark.parametrize("name", openspiel.accepted())

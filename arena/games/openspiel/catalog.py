@@ -26,6 +26,13 @@ SEED_PARAMETERS = ("seed", "rng_seed")
 TOO_SLOW = {"bridge_uncontested_bidding": "each move solves the deal double-dummy (about 0.3 s, "
                                           "times every legal move)"}
 MAX_SEATS = 10  # the most seats arena offers at an OpenSpiel table (some allow 100)
+# games whose action strings are a function of the player and the action id alone, whatever the
+# state, as OpenSpiel's source writes them (connect four's: the player's mark and the column;
+# Leduc poker's: the game's own ActionToString, "Fold", "Call", "Raise"): arena finds a seat's
+# actions again by the player and the legal ids instead of asking OpenSpiel each time
+# (state.py's Tree.menus; tests/games/test_openspiel.py checks them against OpenSpiel at every
+# state of random matches)
+FIXED_ACTION_STRINGS = frozenset({"connect_four", "leduc_poker"})
 
 
 def pyspiel_module() -> Any:

@@ -16,6 +16,7 @@ _INITIAL: dict[int, tuple[Any, Any]] = {}  # id of an OpenSpiel game -> (the gam
 _TREES: dict[int, tuple[Any, Tree]] = {}   # id of an OpenSpiel game -> (the game, its tree of facts)
 MOST_NODES = 10_000  # nodes of facts kept per OpenSpiel game (state.py's Node; 1 to 2 kB each)
 MOST_TREES = 4       # OpenSpiel games (parameters) whose facts are kept at a time
+MOST_MENUS = 10_000  # lists of legal actions kept per OpenSpiel game (state.py's Tree.menus)
 SAMPLE_BUDGET = 20_000  # nodes a sample_state search may visit before it gives up
 
 
@@ -45,6 +46,7 @@ class OpenSpielGame(Game):
     simultaneous: bool     # a simultaneous-move game, played turn by turn
     seeded: bool           # has a seed parameter, set from the match's chance streams
     short_name: str        # OpenSpiel's name
+    fixed_action_strings: bool  # its action strings depend on the player and the id alone
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return make_game, (self.short_name,)
@@ -93,7 +95,7 @@ class OpenSpielGame(Game):
         if kept is None or kept[0] is not spiel_game:
             if len(_TREES) >= MOST_TREES:
                 _TREES.clear()
-            kept = _TREES[key] = (spiel_game, Tree(MOST_NODES))
+            kept = _TREES[key] = (spiel_game, Tree(MOST_NODES, MOST_MENUS if self.fixed_action_strings else 0))
         return kept[1].root
 
     def make_options(self, num_players: int, values: dict[str, Any] | None = None) -> Any:
@@ -206,6 +208,7 @@ def make_game(name: str) -> OpenSpielGame:
         "simultaneous": declared.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS,
         "declared": declared,
         "short_name": name,
+        "fixed_action_strings": name in catalog.FIXED_ACTION_STRINGS,
         "Options": options_class(name, declared, counts, default, rebuild_options),
     }
     cls = type(f"OpenSpiel_{name}", (OpenSpielGame,), attrs)

@@ -21,6 +21,10 @@ from typing import Any
 from arena.game import TERMINAL, Chance, Result, State
 
 SCALE = 1000  # scores are returns in thousandths when a match's returns are not whole numbers
+# OpenSpiel's current player at a chance node and at the end (pyspiel.PlayerId.CHANCE, .TERMINAL):
+# one call tells the seat to move, chance, or the end (OpenSpiel's State::CurrentPlayer promises
+# TERMINAL at the end; tests/games/test_openspiel.py checks every accepted game)
+CHANCE, TERMINAL_PLAYER = -1, -4
 
 
 def draw(outcomes: list[tuple[int, float]], u: float) -> int:
@@ -94,12 +98,20 @@ class Node:
         return node
 
 
-class Tree:
-    """The nodes of one OpenSpiel game (its parameters), at most ``most`` of them."""
+Menu = tuple[dict[str, int], list[str]]  # a seat's legal actions: texts to ids, and the texts in order
 
-    def __init__(self, most: int) -> None:
+
+class Tree:
+    """The nodes of one OpenSpiel game (its parameters), at most ``most`` of them; and where the
+    game's action strings depend on the player and the action id alone (its
+    ``fixed_action_strings``), the seat's legal actions by the player and the legal ids
+    (``menus``, at most ``most_menus`` of them; ``None`` in every other game)."""
+
+    def __init__(self, most: int, most_menus: int = 0) -> None:
         self.size, self.most = 1, most
         self.root = Node(self)
+        self.most_menus = most_menus
+        self.menus: dict[tuple[int, ...], Menu] | None = {} if most_menus else None
 
 
 class OpenSpielState(State):
@@ -115,6 +127,10 @@ class OpenSpielState(State):
         self.spiel_game = self.game.spiel_game(options, self.chance)
         self.spiel = self.game.initial_state(self.spiel_game)
         self.node: Node | None = self.game.facts(self.spiel_game)
+        self.tree = None if self.node is None else self.node.tree
+        self.menus = None if self.tree is None else self.tree.menus
+        self.hidden = self.game.hidden_information
+        self.simultaneous = self.game.simultaneous
         cap = options.move_cap  # (as Game.length_cap, without loading the game again)
         self.cap = int(cap) if cap is not None else int(self.spiel_game.max_game_length())
         self.events: list[dict[str, Any]] = []
@@ -128,52 +144,69 @@ class OpenSpielState(State):
         self.finished = False
         self._legal: list[str] = []
         self._ids: dict[str, int] = {}
+        self.to_move = TERMINAL  # the seat whose legal actions _legal lists
         if start:
             self._advance()
 
     # ----- playing ---------------------------------------------------------------------------
     def _advance(self) -> None:
-        """Play chance nodes, then list the legal actions of the seat to move, or end the match."""
-        while self.spiel.is_chance_node():
-            spiel, node = self.spiel, self.node
-            outcomes = spiel.chance_outcomes()
-            u = self.chance.stream("chance", self.chance_count).random()
-            action = draw(outcomes, u)
-            self.chance_count += 1
-            text = None if node is None else node.outcomes.get(action)
-            if text is None:
-                text = spiel.action_to_string(spiel.current_player(), action)
-                if node is not None:
-                    node.outcomes[action] = text
-            self._step(action)  # (self.spiel may be a new state now)
-            event: dict[str, Any] = {"type": "chance", "id": action, "outcome": text}
-            if self.game.hidden_information:
-                event["seen"] = list(self.seen[-1])
-            event["board"] = self._board()
-            self.events.append(event)
-        if self.spiel.is_terminal():
+        """Play chance nodes, then list the legal actions of the seat to move, or end the match.
+        The legal actions come from the state's node, else from the menus (where the game's
+        action strings depend on the player and the ids alone), else from OpenSpiel."""
+        player = self.spiel.current_player()  # (the seat to move, CHANCE or TERMINAL: OpenSpiel's)
+        while player == CHANCE:
+            self._play_chance()
+            player = self.spiel.current_player()
+        if player == TERMINAL_PLAYER:
             return self._finish()
         if self.moves >= self.cap:
             self.capped = True
             self.events.append({"type": "capped", "moves": self.moves})
             return self._finish()
-        self._list_legal()
-
-    def _list_legal(self) -> None:
-        node = self.node
+        self.to_move, node = player, self.node
         if node is not None and node.ids is not None:
             self._ids, self._legal = node.ids, node.legal
             return
-        spiel = self.spiel
-        player = spiel.current_player()
-        text = spiel.action_to_string
-        legal = spiel.legal_actions()
+        legal = self.spiel.legal_actions()
+        menus = self.menus
+        menu = None if menus is None else menus.get((player, *legal))
+        if menu is None:
+            menu = self._menu(player, legal)
+        self._ids, self._legal = menu
+        if node is not None:
+            node.ids, node.legal = menu
+
+    def _menu(self, player: int, legal: list[int]) -> Menu:
+        """The legal actions ``legal`` of ``player`` from OpenSpiel's strings (kept in the menus
+        where the game has them)."""
+        text = self.spiel.action_to_string
         ids = {text(player, a): a for a in legal}
         if len(ids) < len(legal):  # two actions share a string
             ids = action_texts([(a, text(player, a)) for a in legal])
-        self._ids, self._legal = ids, list(ids)
-        if node is not None:
-            node.ids, node.legal = self._ids, self._legal
+        menu = ids, list(ids)
+        tree, menus = self.tree, self.menus
+        if tree is not None and menus is not None and len(menus) < tree.most_menus:
+            menus[(player, *legal)] = menu
+        return menu
+
+    def _play_chance(self) -> None:
+        """Draw the chance outcome here from its stream, and play it."""
+        spiel, node = self.spiel, self.node
+        outcomes = spiel.chance_outcomes()
+        u = self.chance.stream("chance", self.chance_count).random()
+        action = draw(outcomes, u)
+        self.chance_count += 1
+        text = None if node is None else node.outcomes.get(action)
+        if text is None:
+            text = spiel.action_to_string(CHANCE, action)
+            if node is not None:
+                node.outcomes[action] = text
+        self._step(action, CHANCE)  # (self.spiel may be a new state now)
+        event: dict[str, Any] = {"type": "chance", "id": action, "outcome": text}
+        if self.hidden:
+            event["seen"] = list(self.seen[-1])
+        event["board"] = self._board()
+        self.events.append(event)
 
     def _board(self) -> str:
         """OpenSpiel's text of the state (once per node)."""
@@ -184,19 +217,19 @@ class OpenSpielState(State):
             node.board = str(self.spiel)
         return node.board
 
-    def _step(self, action: int) -> None:
-        """Apply one action id, noting which seats may know it."""
-        spiel, node, game = self.spiel, self.node, self.game
-        actor = spiel.current_player()
-        if game.simultaneous and self.turn is None and not spiel.is_chance_node():
+    def _step(self, action: int, actor: int) -> None:
+        """Apply one action id of ``actor`` (the seat to move, or chance), noting which seats
+        may know it."""
+        spiel, node = self.spiel, self.node
+        if self.simultaneous and self.turn is None and not spiel.is_chance_node():
             self.turn = (len(self.history), spiel.clone())
-        if game.hidden_information:
+        if self.hidden:
             known = None if node is None else node.seen.get(action)
             if known is not None:
                 self.seen.append(known)
                 spiel.apply_action(action)
             else:
-                seen, after = game.visibility(spiel, action)
+                seen, after = self.game.visibility(spiel, action)
                 if node is not None:
                     node.seen[action] = seen
                 self.seen.append(seen)
@@ -207,7 +240,8 @@ class OpenSpielState(State):
         else:
             self.seen.append(self.everyone)
             spiel.apply_action(action)
-        self.node = None if node is None else node.child(action)
+        if node is not None:
+            self.node = node.child(action)
         self.history.append(action)
         if self.turn is not None and (spiel.is_chance_node() or spiel.is_terminal()
                                       or spiel.current_player() <= actor):
@@ -230,16 +264,26 @@ class OpenSpielState(State):
                        for alt in before.legal_actions() if alt != self.history[j]):
                     self.seen[j] = [True if s == seat else k for s, k in enumerate(self.seen[j])]
 
+    # (State's legal_actions and apply, reading ``finished`` instead of calling is_terminal)
+    def legal_actions(self) -> list[str]:
+        return [] if self.finished else list(self._legal)
+
+    def apply(self, action: str) -> None:
+        if self.finished or action not in self._legal:
+            raise self.illegal(action)
+        self._apply_legal(action)
+
     def _apply_legal(self, action: str) -> None:
-        seat = self.spiel.current_player()
-        action_id = self._ids[action]
-        self._step(action_id)
+        seat, action_id = self.to_move, self._ids[action]
+        self._step(action_id, seat)
         self.moves += 1
-        event: dict[str, Any] = {"type": "action", "seat": seat, "action": action, "id": action_id}
-        if self.game.hidden_information:
-            event["seen"] = list(self.seen[-1])
-        event["board"] = self._board()
-        self.events.append(event)
+        board = self._board()
+        if self.hidden:
+            self.events.append({"type": "action", "seat": seat, "action": action, "id": action_id,
+                                "seen": list(self.seen[-1]), "board": board})
+        else:
+            self.events.append({"type": "action", "seat": seat, "action": action, "id": action_id,
+                                "board": board})
         self._advance()
 
     def _finish(self) -> None:
