@@ -107,7 +107,7 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp, \
                 LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=40) as cluster:
+                             dashboard_address=":0", silence_logs=40) as cluster:
             folder = Path(tmp)
             address = cluster.scheduler_address
             run_once(args.game, "warm-local", args.workers, 2, 1, folder, args.bot, None)

@@ -49,7 +49,7 @@ def start_cluster() -> Any:
     if distributed is None:
         pytest.skip(NEEDS_DASK)
     return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                    dashboard_address=None, silence_logs=40)
+                                    dashboard_address=":0", silence_logs=40)  # a free port (None means 8787)
 
 
 @pytest.fixture(scope="module")
