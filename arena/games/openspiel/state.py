@@ -264,15 +264,6 @@ class OpenSpielState(State):
                        for alt in before.legal_actions() if alt != self.history[j]):
                     self.seen[j] = [True if s == seat else k for s, k in enumerate(self.seen[j])]
 
-    # (State's legal_actions and apply, reading ``finished`` instead of calling is_terminal)
-    def legal_actions(self) -> list[str]:
-        return [] if self.finished else list(self._legal)
-
-    def apply(self, action: str) -> None:
-        if self.finished or action not in self._legal:
-            raise self.illegal(action)
-        self._apply_legal(action)
-
     def _apply_legal(self, action: str) -> None:
         seat, action_id = self.to_move, self._ids[action]
         self._step(action_id, seat)
