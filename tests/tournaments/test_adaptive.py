@@ -281,10 +281,10 @@ def test_sets_go_to_pairs_in_doubt_not_to_settled_ones() -> None:
     assert choose_tables(now, 5, 2, 0.05) == [now.ranking[1:]] * 5
 
 
-def test_sets_go_first_to_the_pair_most_likely_wrong_not_the_one_met_least() -> None:
+def test_a_set_goes_where_it_settles_most_not_where_the_doubt_is_greatest() -> None:
     """0 won its 4 sets against 1; 1 leads 2 by one set in 10 (the rest split): both pairs are in
-    doubt, and 1-2, though met more often, is the one more likely the wrong way round beyond
-    the margin."""
+    doubt, and 1-2 is the more likely the wrong way round beyond the margin, but one more set
+    nearly settles 0-1, while 1-2 needs dozens: the first set goes to 0-1, the rest to 1-2."""
     tally = Tally(2)
     for deal in range(14):
         a, b, won = (0, 1, True) if deal < 4 else (1, 2, deal == 4)
@@ -292,9 +292,9 @@ def test_sets_go_first_to_the_pair_most_likely_wrong_not_the_one_met_least() -> 
         tally.add(Met((b, a), (2, 1) if won else (1, 2), deal))
     now = standing((0, 1, 2), tally, 0.95, 0.05)
     assert now.ranking == (0, 1, 2) and [p.state for p in now.pairs] == [IN_DOUBT, IN_DOUBT]
-    assert [p.sets for p in now.pairs] == [4, 10]
-    assert choose_tables(now, 4, 2, 0.05) == [(1, 2)] * 4
-
+    assert [p.sets for p in now.pairs] == [4, 10] and now.pairs[0].needed < now.pairs[1].needed
+    assert urgency(now, 0, 0, 2, 0.05) < urgency(now, 1, 0, 2, 0.05)  # more doubt on 1-2 ...
+    assert choose_tables(now, 4, 2, 0.05) == [(0, 1), (1, 2), (1, 2), (1, 2)]  # ... settled less
 
 
 def test_a_pairs_doubt_counts_what_their_common_opponents_say() -> None:

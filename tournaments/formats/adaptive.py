@@ -35,13 +35,14 @@ order more often than 1 − ``confidence`` (about 11 % at 95 %, docs/tournaments
 bounds (``low``, ``high``) are the belief's quantiles at ``confidence``.
 
 **The choice.** A batch holds ``batch_sets`` sets. Each goes to the neighbour pair in doubt that
-has not met yet, else to the one on which the chance that the ranking is wrong rests most
-(:func:`urgency`: its own chance of standing the wrong way round beyond the margin, and its part
-of every wider pair's across it, in proportion to its variance among the neighbour pairs
-between them), narrowed by the sets already chosen for it this batch; then to the one whose
-entrants have played fewest sets (a newcomer first), then the higher in the ranking. So the
-sets go where the order is most in question; a pair that looks level yields to the others as its
-sets grow. With more than
+has not met yet, else to the one where one more set lowers most the chance that the ranking is
+wrong, as far as it rests on that pair (:func:`urgency`: its own chance of standing the wrong way
+round beyond the margin, and its part of every wider pair's across it, in proportion to its
+variance among the neighbour pairs between them), the sets already chosen for it this batch
+counted; then to the one whose entrants have played fewest sets (a newcomer first), then the
+higher in the ranking. So the sets go where they settle most: a pair that one set nearly
+settles gets it before a pair that needs dozens, and a pair that looks level yields to the
+others as its sets grow. With more than
 two players the table is the window of consecutive ranks around that pair holding the most pairs
 in doubt. A set is one deal played once per cyclic rotation of its table's seats, the direction
 around the table alternating from set to set. Set ``d`` (counted from 0) has the deal seed
@@ -342,14 +343,18 @@ def choose_tables(now: Standing, count: int, players: int, margin: float) -> lis
     doubt = [r for r, p in enumerate(now.pairs) if p.state == IN_DOUBT]
     if not doubt:
         return []
+
+    def gain(r: int, chosen: int) -> float:  # how much one more set of pair r settles
+        return (urgency(now, r, chosen, players, margin)
+                - urgency(now, r, chosen + 1, players, margin))
+
     extra = {r: 0 for r in range(len(now.pairs))}
     sets = dict(now.sets)
     rank = now.ranking
     n = len(rank)
     tables = []
     for _ in range(count):
-        r = max(doubt, key=lambda r: (now.pairs[r].sets + extra[r] == 0,
-                                      urgency(now, r, extra[r], players, margin),
+        r = max(doubt, key=lambda r: (now.pairs[r].sets + extra[r] == 0, gain(r, extra[r]),
                                       -(sets[rank[r]] + sets[rank[r + 1]]), -r))
         starts = range(max(0, r + 2 - players), min(r, n - players) + 1)
         start = max(starts, key=lambda s: (sum(1 for q in range(s, s + players - 1) if q in doubt),
