@@ -268,13 +268,11 @@ class OpenSpielState(State):
         seat, action_id = self.to_move, self._ids[action]
         self._step(action_id, seat)
         self.moves += 1
-        board = self._board()
+        event: dict[str, Any] = {"type": "action", "seat": seat, "action": action, "id": action_id}
         if self.hidden:
-            self.events.append({"type": "action", "seat": seat, "action": action, "id": action_id,
-                                "seen": list(self.seen[-1]), "board": board})
-        else:
-            self.events.append({"type": "action", "seat": seat, "action": action, "id": action_id,
-                                "board": board})
+            event["seen"] = list(self.seen[-1])
+        event["board"] = self._board()
+        self.events.append(event)
         self._advance()
 
     def _finish(self) -> None:
