@@ -114,9 +114,9 @@ def pairs(game, options, make_bot, make_other, start: int = 0):
         seed += 1
 
 
-def against_random(name: str, simulations: int, max_pairs: int) -> None:
+def against_random(name: str, simulations: int, max_pairs: int, values: dict | None = None) -> None:
     game = get_game("openspiel:" + name)
-    options = game.make_options(2)
+    options = game.make_options(2, values)
     started = time.monotonic()
     scores: list[float] = []
 
@@ -125,7 +125,8 @@ def against_random(name: str, simulations: int, max_pairs: int) -> None:
             scores.append(s)
             yield s
     verdict = sprt(outcomes(), *SPRT_RANDOM, alpha=0.05, beta=0.05, max_outcomes=max_pairs)
-    print(f"{name}: ospiel ({simulations} simulations) vs random: {verdict.outcome} after "
+    label = name + (f" {values}" if values else "")
+    print(f"{label}: ospiel ({simulations} simulations) vs random: {verdict.outcome} after "
           f"{verdict.count} pairs; {interval(scores)}; {time.monotonic() - started:.0f} s", flush=True)
 
 
@@ -148,10 +149,11 @@ def against_mcts(name: str, simulations: int, count: int, values: dict | None = 
           f"{time.monotonic() - started:.0f} s", flush=True)
 
 
-def best_response_score(spiel_game, me: int) -> float:
-    """The most ``me`` can score (1 first alone, 0.5 shared, 0 else) against a uniformly random
-    opponent in a two-player game: a best response by information sets (perfect recall: each
-    information set's choice maximises the reach-weighted score of its histories)."""
+def best_response(spiel_game, me: int, utility) -> tuple[float, dict[float, float]]:
+    """The best response of ``me`` to a uniformly random opponent in a two-player game, on the
+    expected ``utility`` of its returns (perfect recall: each information set's choice maximises
+    the reach-weighted utility of its histories): that expectation, and the distribution of
+    ``me``'s return under it."""
     members: dict[str, list] = {}
 
     def walk(state, reach: float) -> None:
@@ -170,30 +172,79 @@ def best_response_score(spiel_game, me: int) -> float:
     walk(spiel_game.new_initial_state(), 1.0)
     choice: dict[str, int] = {}
 
-    def value(state) -> float:
-        if state.is_terminal():
-            r = state.returns()
-            return 1.0 if r[me] > r[1 - me] else 0.5 if r[me] == r[1 - me] else 0.0
+    def steps(state):
+        """The next states and their chances under the best response."""
         if state.is_chance_node():
-            return sum(p * value(state.child(a)) for a, p in state.chance_outcomes())
+            return [(state.child(a), p) for a, p in state.chance_outcomes()]
         legal = state.legal_actions()
         if state.current_player() == me:
             key = state.information_state_string(me)
             if key not in choice:
                 choice[key] = max(legal, key=lambda a: sum(r * value(h.child(a)) for h, r in members[key]))
-            return value(state.child(choice[key]))
-        return sum(value(state.child(a)) for a in legal) / len(legal)
+            return [(state.child(choice[key]), 1.0)]
+        return [(state.child(a), 1 / len(legal)) for a in legal]
 
-    return value(spiel_game.new_initial_state())
+    def value(state) -> float:
+        if state.is_terminal():
+            return utility(state.returns(), me)
+        return sum(p * value(child) for child, p in steps(state))
+
+    spread: dict[float, float] = {}
+
+    def ends(state, p: float) -> None:
+        if state.is_terminal():
+            r = float(state.returns()[me])
+            spread[r] = spread.get(r, 0.0) + p
+            return
+        for child, q in steps(state):
+            ends(child, p * q)
+
+    root = spiel_game.new_initial_state()
+    expected = value(root)
+    ends(root, 1.0)
+    return expected, spread
 
 
-def ceiling(name: str) -> None:
+def first_place(returns, me: int) -> float:
+    return 1.0 if returns[me] > returns[1 - me] else 0.5 if returns[me] == returns[1 - me] else 0.0
+
+
+def chips(returns, me: int) -> float:
+    return float(returns[me])
+
+
+def hands_score(spreads: list[dict[float, float]], hands: int, seat: int) -> float:
+    """The score (1 first alone, 0.5 shared) of a match of ``hands`` hands played from ``seat``,
+    the returns of each hand drawn from ``spreads`` of the player it is in that hand."""
+    total = {0.0: 1.0}
+    for hand in range(hands):
+        spread, nxt = spreads[(seat - hand) % 2], {}
+        for t, p in total.items():
+            for r, q in spread.items():
+                nxt[t + r] = nxt.get(t + r, 0.0) + p * q
+        total = nxt
+    return sum(p for t, p in total.items() if t > 0) + 0.5 * sum(p for t, p in total.items() if t == 0)
+
+
+def ceiling(name: str, hands: int = 1) -> None:
+    """One hand: the best response on the chance of finishing first (the most anyone can score).
+    Several hands: the best response on the chips of each hand, and the score its sums give
+    (a bound for players that play each hand alike; one that plays to the score may do a little
+    better)."""
     game = get_game("openspiel:" + name)
     spiel_game = game.spiel_game(game.make_options(2), Chance(0))
-    seats = [best_response_score(spiel_game, me) for me in (0, 1)]
+    if hands == 1:
+        seats = [best_response(spiel_game, me, first_place)[0] for me in (0, 1)]
+        what = "the best response to random"
+    else:
+        found = [best_response(spiel_game, me, chips) for me in (0, 1)]
+        spreads = [spread for _, spread in found]
+        seats = [hands_score(spreads, hands, seat) for seat in (0, 1)]
+        what = (f"in matches of {hands} hands, the best response on chips to random (a hand: "
+                f"{found[0][0]:+.3f} chips as player 0, {found[1][0]:+.3f} as player 1)")
     pair = sum(seats) / 2
-    print(f"{name}: the best response to random scores {seats[0]:.3f} in seat 0, {seats[1]:.3f} in "
-          f"seat 1, {pair:.4f} a pair: at most {elo(pair):+.0f} Elo against random", flush=True)
+    print(f"{name}: {what} scores {seats[0]:.3f} in seat 0, {seats[1]:.3f} in "
+          f"seat 1, {pair:.4f} a pair: {elo(pair):+.0f} Elo against random", flush=True)
 
 
 def main() -> int:
@@ -205,16 +256,17 @@ def main() -> int:
     parser.add_argument("--max-pairs", type=int, default=200, help="against random: the sequential test's cap")
     parser.add_argument("--pairs", type=int, default=100, help="against OpenSpiel's MCTS: pairs played")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option of the game (against OpenSpiel's MCTS; default for hex: board_size=7)")
+                        help="a rule option of the games played (against OpenSpiel's MCTS, default "
+                        "for hex: board_size=7; hands=N plays matches of N hands)")
     args = parser.parse_args()
+    values = dict(item.split("=", 1) for item in args.option) or None
     if args.opponent == "ceiling":
         for name in args.game or ("kuhn_poker", "leduc_poker"):
-            ceiling(name)
+            ceiling(name, int((values or {}).get("hands", 1)))
     elif args.opponent == "random":
         for name in args.game or CHOSEN:
-            against_random(name, args.simulations or 100, args.max_pairs)
+            against_random(name, args.simulations or 100, args.max_pairs, values)
     else:
-        values = dict(item.split("=", 1) for item in args.option) or None
         for name in args.game or ("connect_four", "hex"):
             against_mcts(name, args.simulations or 200, args.pairs, values)
     return 0

@@ -9,7 +9,7 @@ from typing import Any
 from arena.errors import OptionError
 from arena.game import HIDDEN, Chance, Game
 from arena.games.openspiel import catalog
-from arena.games.openspiel.options import options_class
+from arena.games.openspiel.options import MOST_HANDS, options_class
 from arena.games.openspiel.state import Node, OpenSpielState, Tree
 
 _INITIAL: dict[int, tuple[Any, Any]] = {}  # id of an OpenSpiel game -> (the game, its initial state)
@@ -102,6 +102,8 @@ class OpenSpielGame(Game):
         options = super().make_options(num_players, values)
         if options.move_cap is not None and options.move_cap < 1:
             raise OptionError("option 'move_cap': it is at least 1")
+        if not 1 <= options.hands <= MOST_HANDS:
+            raise OptionError(f"option 'hands': it is 1 to {MOST_HANDS:,}, not {options.hands}")
         try:
             game = self.spiel_game(options, Chance(0))
         except Exception as exc:  # noqa: BLE001  (SpielError, or a C++ exception pybind11 turned into another)
@@ -116,7 +118,7 @@ class OpenSpielGame(Game):
     def length_cap(self, options: Any) -> int:
         if options.move_cap is not None:
             return int(options.move_cap)
-        return int(self.spiel_game(options, Chance(0)).max_game_length())
+        return int(self.spiel_game(options, Chance(0)).max_game_length()) * options.hands
 
     def view(self, spiel: Any, seat: int) -> str:
         """What ``seat`` knows at ``spiel``: its information state, else its observation."""
@@ -156,6 +158,9 @@ class OpenSpielGame(Game):
             return f"  chance: {event['outcome']}"
         if event["type"] == "action":
             return f"{names[event['seat']]}: {event['action']}"
+        if event["type"] == "hand_end":
+            return f"hand {event['hand'] + 1} ends: " + ", ".join(
+                f"{names[i]} {r:g}" for i, r in enumerate(event["returns"]))
         if event["type"] == "capped":
             return f"capped after {event['moves']} moves"
         if event["type"] == "match_end":
@@ -170,6 +175,10 @@ class OpenSpielGame(Game):
             if key in observation:
                 text = str(observation[key]).splitlines() or [""]
                 lines += [f"{label}: {text[0]}", *(f"  {line}" for line in text[1:])]
+        if "hand" in observation:
+            totals = ", ".join(f"{t:g}" for t in observation["totals"])
+            lines.append(f"hand {observation['hand'] + 1} of {observation['hands']}; you are OpenSpiel's "
+                         f"player {observation['player']}; returns of the hands before, by seat: {totals}")
         history = " ".join("?" if a is None else str(a) for a in observation.get("history", []))
         lines.append(f"history (OpenSpiel action ids, ? where you may not know): {history or '(none)'}")
         return lines

@@ -1,5 +1,5 @@
 """An OpenSpiel game's rule options: one field per parameter of the game, as OpenSpiel declares
-it (name, type, default), plus arena's ``move_cap``.
+it (name, type, default), plus arena's ``hands`` and ``move_cap``.
 
 OpenSpiel's ``players`` parameter is arena's player count (``num_players``, from the number of
 bots); a seed parameter (``seed``, ``rng_seed``) is set from the match's chance streams and is no
@@ -16,8 +16,12 @@ from arena.games.openspiel.catalog import SEED_PARAMETERS
 
 NO_DESCRIPTION = "OpenSpiel's parameter {name!r} (OpenSpiel gives no description; see its source for the game)"
 MAX_MOVES_DOC = ("The most moves (decisions of the seats) a match lasts; none: the game's own "
-                 "maximum (OpenSpiel's max_game_length). A match cut short ends with a 'capped' "
-                 "event, ranked by the returns so far.")
+                 "maximum (OpenSpiel's max_game_length) times the hands. A match cut short ends "
+                 "with a 'capped' event, ranked by the returns so far.")
+HANDS_DOC = ("Hands (games, in a board game) in a match: each seat's returns are summed over them, "
+             "and the seat that is OpenSpiel's first player moves round one place a hand. Every "
+             "hand's luck is the same in every match of a duplicate set. 1 to 10,000.")
+MOST_HANDS = 10_000
 
 # Descriptions of the parameters of the chosen games (OpenSpiel's source, in our words).
 DESCRIPTIONS: dict[str, dict[str, str]] = {
@@ -57,7 +61,7 @@ def field_name(parameter: str) -> str:
     characters replaced and a ``p_`` in front where it is no Python identifier or is the name of
     one of arena's own options (``50_move_rule`` is ``p_50_move_rule``)."""
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in parameter)
-    if not name.isidentifier() or keyword.iskeyword(name) or name in ("num_players", "move_cap"):
+    if not name.isidentifier() or keyword.iskeyword(name) or name in ("num_players", "move_cap", "hands"):
         name = "p_" + name
     return name
 
@@ -98,6 +102,7 @@ def options_class(game_name: str, game_type: Any, player_counts: tuple[int, ...]
         elif not isinstance(default, (bool, int, str)):
             continue  # no such parameter type in 2.0.2; a new one is left at its default
         fields.append((name, tp, dataclasses.field(default=default, metadata=metadata)))
+    fields.append(("hands", int, dataclasses.field(default=1, metadata={"doc": HANDS_DOC})))
     fields.append(("move_cap", int | None, dataclasses.field(default=None, metadata={"doc": MAX_MOVES_DOC})))
 
     defaults = dict(game_type.parameter_specification)

@@ -48,11 +48,12 @@ class _Search:
     def __init__(self, game: Any, options: Any, observation: dict[str, Any], rng: random.Random) -> None:
         self.game, self.options, self.observation, self.rng = game, options, observation, rng
         self.seat: int = observation["seat"]
+        self.player: int = observation.get("player", self.seat)  # OpenSpiel's, in this hand
         self.history: list[int | None] = observation["history"]
         n = options.num_players
-        self.seen = [[s != self.seat or a is not None for s in range(n)] for a in self.history]
+        self.seen = [[p != self.player or a is not None for p in range(n)] for a in self.history]
         self.chance_at: set[int] = set()  # known entries found at a chance node
-        self.hints = Hints(None, self.seat)
+        self.hints = Hints(None, self.player)
         self.known: set[int] = set()  # ids the seat sees, and what its known moves need
         self.repairs = 0
         self.shaped = False
@@ -64,7 +65,10 @@ class _Search:
         self.chosen: dict[int, tuple[int, bool]] = {}  # hidden entry -> (its id, was it chance)
 
     def new_state(self) -> Any:
-        return self.game.State(self.options, None, chance=Chance.from_rng(self.rng), start=False)
+        state = self.game.State(self.options, None, chance=Chance.from_rng(self.rng), start=False)
+        if "hand" in self.observation:  # (a match of several hands: the hand it is in)
+            state.at_hand(self.observation["hand"], self.observation["totals"])
+        return state
 
     def shape(self) -> None:
         """Which known entries are chance outcomes: passes over the history, each hidden chance
@@ -119,7 +123,7 @@ class _Search:
         """Before a guided attempt: the game's hints, the shape of the match, the plan."""
         if not self.shaped:
             hints = HINTS.get(self.game.short_name, Hints)
-            self.hints = hints(self.new_state().spiel_game, self.seat)
+            self.hints = hints(self.new_state().spiel_game, self.player)
             self.shape()
         self.plan()
 
@@ -196,6 +200,8 @@ class _Search:
                 return blame or set(self.chosen)
             i += 1
         if i == len(history):
+            if "hand" in self.observation:
+                state.moves = self.observation["moves"]  # (with the moves of the hands before)
             state.settle()
             return state if state.observation(self.seat) == self.observation else set(self.chosen)
         candidates, is_chance = self.order(state, i)

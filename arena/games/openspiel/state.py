@@ -13,6 +13,13 @@
 - **Observation** of a seat: OpenSpiel's information state and observation strings, the tensor
   as a flat list, and the match's ``history`` of action ids with every entry the seat may not
   know written ``None`` (docs/games/openspiel.md).
+- **Hands**: a match of several hands (the option ``hands``) plays OpenSpiel's game that many
+  times and sums each seat's returns. In hand ``h`` (from 0) OpenSpiel's player ``p`` is seat
+  ``(p + h) % n``, so the first seat to act moves round one place a hand; hand 0 draws its chance
+  from the match's streams as a match of one hand does, hand ``h`` from a ``Chance`` seeded by the
+  stream ``("hand", h)``. A hand ends with a ``hand_end`` event (its returns by seat). The
+  observation is the hand's, with ``hand``, ``hands``, ``player`` (the seat's OpenSpiel player in
+  this hand) and ``totals`` (the returns of the hands before) added.
 """
 from __future__ import annotations
 
@@ -123,39 +130,81 @@ class OpenSpielState(State):
                  start: bool = True) -> None:
         self.options = options
         self.num_players = options.num_players
-        self.chance = chance if chance is not None else Chance(seed if seed is not None else 0)
-        self.spiel_game = self.game.spiel_game(options, self.chance)
-        self.spiel = self.game.initial_state(self.spiel_game)
-        self.node: Node | None = self.game.facts(self.spiel_game)
-        self.tree = None if self.node is None else self.node.tree
-        self.menus = None if self.tree is None else self.tree.menus
+        self.match_chance = chance if chance is not None else Chance(seed if seed is not None else 0)
+        self.hands = options.hands
+        self.hand = 0
+        self.totals = [0.0] * self.num_players  # each seat's returns in the hands before this one
         self.hidden = self.game.hidden_information
         self.simultaneous = self.game.simultaneous
-        cap = options.move_cap  # (as Game.length_cap, without loading the game again)
-        self.cap = int(cap) if cap is not None else int(self.spiel_game.max_game_length())
-        self.events: list[dict[str, Any]] = []
-        self.history: list[int] = []            # every action id, chance included
-        self.seen: list[list[bool]] = []        # per history entry: may each seat know it?
         self.everyone = [True] * self.num_players  # (never changed in place: shared by the entries)
-        self.chance_count = 0
-        self.turn: tuple[int, Any] | None = None  # a simultaneous-move turn: its first entry, its state
+        self._deal(self.match_chance)
+        cap = options.move_cap  # (as Game.length_cap, without loading the game again)
+        self.cap = int(cap) if cap is not None else int(self.spiel_game.max_game_length()) * self.hands
+        self.events: list[dict[str, Any]] = []
         self.moves = 0
         self.capped = False
         self.finished = False
         self._legal: list[str] = []
         self._ids: dict[str, int] = {}
-        self.to_move = TERMINAL  # the seat whose legal actions _legal lists
+        self.to_move = TERMINAL  # OpenSpiel's player whose legal actions _legal lists
         if start:
             self._advance()
+
+    def _deal(self, chance: Chance) -> None:
+        """Start a hand (OpenSpiel's initial state) whose chance comes from ``chance``."""
+        self.chance = chance
+        self.spiel_game = self.game.spiel_game(self.options, chance)
+        self.spiel = self.game.initial_state(self.spiel_game)
+        self.node: Node | None = self.game.facts(self.spiel_game)
+        self.tree = None if self.node is None else self.node.tree
+        self.menus = None if self.tree is None else self.tree.menus
+        self.history: list[int] = []            # the hand's every action id, chance included
+        self.seen: list[list[bool]] = []        # per history entry: may each player know it?
+        self.chance_count = 0
+        self.turn: tuple[int, Any] | None = None  # a simultaneous-move turn: its first entry, its state
+
+    def at_hand(self, hand: int, totals: list[float]) -> None:
+        """Before anything is played (sample.py): make this the start of hand ``hand``, after
+        hands that left the seats ``totals``; its chance is the state's own."""
+        self.hand, self.totals = hand, list(totals)
+
+    def seat_of(self, player: int) -> int:
+        """The seat that is OpenSpiel's ``player`` in this hand."""
+        return (player + self.hand) % self.num_players
+
+    def player_of(self, seat: int) -> int:
+        """OpenSpiel's player that ``seat`` is in this hand."""
+        return (seat - self.hand) % self.num_players
+
+    def _by_seat(self, per_player: list[Any]) -> list[Any]:
+        """A list indexed by OpenSpiel's players, indexed by seats instead."""
+        if self.hand % self.num_players == 0:
+            return list(per_player)
+        return [per_player[self.player_of(seat)] for seat in range(self.num_players)]
+
+    def _end_hand(self) -> list[float]:
+        """The ``hand_end`` event of a hand played out; its returns by seat."""
+        returns = self._by_seat([float(r) for r in self.spiel.returns()])
+        self.events.append({"type": "hand_end", "hand": self.hand, "returns": returns})
+        return returns
+
+    def _next_hand(self) -> None:
+        """At the end of a hand that is not the last: its event, then the next hand."""
+        self.totals = [t + r for t, r in zip(self.totals, self._end_hand())]
+        self.hand += 1
+        self._deal(Chance.from_rng(self.match_chance.stream("hand", self.hand)))
 
     # ----- playing ---------------------------------------------------------------------------
     def _advance(self) -> None:
         """Play chance nodes, then list the legal actions of the seat to move, or end the match.
         The legal actions come from the state's node, else from the menus (where the game's
         action strings depend on the player and the ids alone), else from OpenSpiel."""
-        player = self.spiel.current_player()  # (the seat to move, CHANCE or TERMINAL: OpenSpiel's)
-        while player == CHANCE:
-            self._play_chance()
+        player = self.spiel.current_player()  # (the player to move, CHANCE or TERMINAL: OpenSpiel's)
+        while player == CHANCE or (player == TERMINAL_PLAYER and self.hand + 1 < self.hands):
+            if player == CHANCE:
+                self._play_chance()
+            else:
+                self._next_hand()
             player = self.spiel.current_player()
         if player == TERMINAL_PLAYER:
             return self._finish()
@@ -204,7 +253,7 @@ class OpenSpielState(State):
         self._step(action, CHANCE)  # (self.spiel may be a new state now)
         event: dict[str, Any] = {"type": "chance", "id": action, "outcome": text}
         if self.hidden:
-            event["seen"] = list(self.seen[-1])
+            event["seen"] = self._by_seat(self.seen[-1])
         event["board"] = self._board()
         self.events.append(event)
 
@@ -265,17 +314,19 @@ class OpenSpielState(State):
                     self.seen[j] = [True if s == seat else k for s, k in enumerate(self.seen[j])]
 
     def _apply_legal(self, action: str) -> None:
-        seat, action_id = self.to_move, self._ids[action]
-        self._step(action_id, seat)
+        player, action_id = self.to_move, self._ids[action]
+        self._step(action_id, player)
         self.moves += 1
-        event: dict[str, Any] = {"type": "action", "seat": seat, "action": action, "id": action_id}
+        event: dict[str, Any] = {"type": "action", "seat": self.seat_of(player), "action": action, "id": action_id}
         if self.hidden:
-            event["seen"] = list(self.seen[-1])
+            event["seen"] = self._by_seat(self.seen[-1])
         event["board"] = self._board()
         self.events.append(event)
         self._advance()
 
     def _finish(self) -> None:
+        if self.hands > 1 and self.spiel.is_terminal():
+            self._end_hand()
         self.finished = True
         self._legal = []
         result = self.result()
@@ -310,13 +361,15 @@ class OpenSpielState(State):
 
     # ----- the interface ---------------------------------------------------------------------
     def current_player(self) -> int:
-        return TERMINAL if self.finished else self.spiel.current_player()
+        return TERMINAL if self.finished else self.seat_of(self.spiel.current_player())
 
     def is_terminal(self) -> bool:
         return self.finished
 
     def returns(self) -> list[float]:
-        return [float(r) for r in self.spiel.returns()]
+        """Each seat's returns: OpenSpiel's in this hand, added to those of the hands before."""
+        hand = self._by_seat([float(r) for r in self.spiel.returns()])
+        return [t + r for t, r in zip(self.totals, hand)] if self.hand else hand
 
     def scores(self) -> tuple[int, ...]:
         return tuple(scores_of(self.returns())[0])
@@ -327,17 +380,20 @@ class OpenSpielState(State):
 
     def observation(self, seat: int) -> dict[str, Any]:
         spiel, kind = self.spiel, self.game.spiel_type
+        player = self.player_of(seat)
         obs: dict[str, Any] = {"seat": seat, "to_move": self.current_player()}
         if kind.provides_information_state_string:
-            obs["information_state"] = spiel.information_state_string(seat)
+            obs["information_state"] = spiel.information_state_string(player)
         if kind.provides_observation_string:
-            obs["observation"] = spiel.observation_string(seat)
+            obs["observation"] = spiel.observation_string(player)
         if kind.provides_observation_tensor:
-            obs["tensor"] = [float(x) for x in spiel.observation_tensor(seat)]
+            obs["tensor"] = [float(x) for x in spiel.observation_tensor(player)]
         elif kind.provides_information_state_tensor:
-            obs["tensor"] = [float(x) for x in spiel.information_state_tensor(seat)]
-        obs["history"] = [a if seen[seat] else None for a, seen in zip(self.history, self.seen)]
+            obs["tensor"] = [float(x) for x in spiel.information_state_tensor(player)]
+        obs["history"] = [a if seen[player] else None for a, seen in zip(self.history, self.seen)]
         obs["moves"] = self.moves
+        if self.hands > 1:
+            obs.update(hand=self.hand, hands=self.hands, player=player, totals=list(self.totals))
         return obs
 
     def clone(self) -> OpenSpielState:
@@ -345,12 +401,13 @@ class OpenSpielState(State):
         copy.__dict__.update(self.__dict__)
         if self.game.seeded:  # its own game, whose random state is where this one's was
             copy.spiel_game = self.game.spiel_game(self.options, self.chance)
-            copy.spiel = copy.spiel_game.new_initial_state()
+            copy.spiel = copy.spiel_game.new_initial_state()  # (its hand's game and chance)
             for action in self.history:
                 copy.spiel.apply_action(action)
         else:
             copy.spiel = self.spiel.clone()
         copy.turn = None if self.turn is None else (self.turn[0], self.turn[1].clone())
+        copy.totals = list(self.totals)
         copy.events = list(self.events)
         copy.history = list(self.history)
         copy.seen = list(self.seen)
