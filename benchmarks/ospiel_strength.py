@@ -1,8 +1,8 @@
 """How strong is the ospiel bot (bots/ospiel)? Sequential tests, in-process, duplicate pairs.
 
-    python benchmarks/ospiel_strength.py random [--game NAME ...] [--simulations N] [--max-pairs N]
-    python benchmarks/ospiel_strength.py mcts [--game NAME ...] [--simulations N] [--pairs N]
-    python benchmarks/ospiel_strength.py ceiling [--game NAME ...]
+    python benchmarks/ospiel_strength.py random [--game NAME ...] [--simulations N] [--max-pairs N] [-o KEY=VALUE]
+    python benchmarks/ospiel_strength.py mcts [--game NAME ...] [--simulations N] [--pairs N] [-o KEY=VALUE]
+    python benchmarks/ospiel_strength.py ceiling [--game NAME ...] [-o hands=N]
 
 Each pair plays one seed twice through arena's engine (chance from the seed's streams), the bot
 in seat 0 and then in seat 1, at a fixed number of simulations a move (reproducible); a match
@@ -17,7 +17,9 @@ four and hex (default), ``--pairs`` pairs, and the sequential test of "within 50
 over the pairs' scores). ``ceiling``: the most any player can score against the random one in
 a small game (default Kuhn and Leduc poker), the best response on the chance of finishing first,
 worked out exactly over the game tree: where it is below 0.76, "+200 Elo against random" cannot
-be reached by anyone.
+be reached by anyone. With ``-o hands=N`` (a match of N hands, docs/games/openspiel.md) the
+players play the matches of several hands; ``ceiling -o hands=N`` gives the score of the best
+response on each hand's chips, the sums over N hands worked out exactly.
 """
 from __future__ import annotations
 

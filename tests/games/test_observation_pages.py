@@ -100,5 +100,6 @@ def test_the_openspiel_page_names_every_key_of_the_observation_and_nothing_else(
     for game in games:
         assert game.observation_page == games[0].observation_page  # one page for every game
         seen |= produced(game, [game.default_players], {})
+    seen |= produced(get_game("openspiel:kuhn_poker"), [2], {"hands": 2})  # a match of several hands
     assert sorted(seen - page) == [], "keys of OpenSpiel observations not on its page"
     assert sorted(page - seen) == [], "fields on the OpenSpiel page never observed"

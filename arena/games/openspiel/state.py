@@ -23,6 +23,7 @@
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from arena.game import TERMINAL, Chance, Result, State
@@ -62,6 +63,14 @@ def scores_of(returns: list[float]) -> tuple[list[int], int]:
     if all(float(r).is_integer() for r in returns):
         return [int(r) for r in returns], 1
     return [round(r * SCALE) for r in returns], SCALE
+
+
+@functools.cache
+def turn_order(n: int, k: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Of ``n`` seats in a hand whose first player is seat ``k``: the seat of each OpenSpiel
+    player (``(p + k) % n``) and the OpenSpiel player of each seat (``(s - k) % n``)."""
+    order = tuple(range(n))
+    return order[k:] + order[:k], order[n - k:] + order[:n - k]
 
 
 def _same_view(before: Any, alternative: int, rest: list[int], seat: int, mine: str, view: Any) -> bool:
@@ -132,7 +141,7 @@ class OpenSpielState(State):
         self.num_players = options.num_players
         self.match_chance = chance if chance is not None else Chance(seed if seed is not None else 0)
         self.hands = options.hands
-        self.hand = 0
+        self._seat_hand(0)
         self.totals = [0.0] * self.num_players  # each seat's returns in the hands before this one
         self.hidden = self.game.hidden_information
         self.simultaneous = self.game.simultaneous
@@ -142,7 +151,6 @@ class OpenSpielState(State):
         self.cap = int(cap) if cap is not None else int(self.spiel_game.max_game_length()) * self.hands
         self.events: list[dict[str, Any]] = []
         self.moves = 0
-        self.capped = False
         self.finished = False
         self._legal: list[str] = []
         self._ids: dict[str, int] = {}
@@ -166,21 +174,17 @@ class OpenSpielState(State):
     def at_hand(self, hand: int, totals: list[float]) -> None:
         """Before anything is played (sample.py): make this the start of hand ``hand``, after
         hands that left the seats ``totals``; its chance is the state's own."""
-        self.hand, self.totals = hand, list(totals)
+        self._seat_hand(hand)
+        self.totals = list(totals)
 
-    def seat_of(self, player: int) -> int:
-        """The seat that is OpenSpiel's ``player`` in this hand."""
-        return (player + self.hand) % self.num_players
-
-    def player_of(self, seat: int) -> int:
-        """OpenSpiel's player that ``seat`` is in this hand."""
-        return (seat - self.hand) % self.num_players
+    def _seat_hand(self, hand: int) -> None:
+        """Hand ``hand`` is played: which seat is which of OpenSpiel's players in it."""
+        self.hand = hand
+        self.seats, self.players = turn_order(self.num_players, hand % self.num_players)
 
     def _by_seat(self, per_player: list[Any]) -> list[Any]:
         """A list indexed by OpenSpiel's players, indexed by seats instead."""
-        if self.hand % self.num_players == 0:
-            return list(per_player)
-        return [per_player[self.player_of(seat)] for seat in range(self.num_players)]
+        return [per_player[p] for p in self.players] if self.hand % self.num_players else list(per_player)
 
     def _end_hand(self) -> list[float]:
         """The ``hand_end`` event of a hand played out; its returns by seat."""
@@ -191,7 +195,7 @@ class OpenSpielState(State):
     def _next_hand(self) -> None:
         """At the end of a hand that is not the last: its event, then the next hand."""
         self.totals = [t + r for t, r in zip(self.totals, self._end_hand())]
-        self.hand += 1
+        self._seat_hand(self.hand + 1)
         self._deal(Chance.from_rng(self.match_chance.stream("hand", self.hand)))
 
     # ----- playing ---------------------------------------------------------------------------
@@ -209,7 +213,6 @@ class OpenSpielState(State):
         if player == TERMINAL_PLAYER:
             return self._finish()
         if self.moves >= self.cap:
-            self.capped = True
             self.events.append({"type": "capped", "moves": self.moves})
             return self._finish()
         self.to_move, node = player, self.node
@@ -253,7 +256,7 @@ class OpenSpielState(State):
         self._step(action, CHANCE)  # (self.spiel may be a new state now)
         event: dict[str, Any] = {"type": "chance", "id": action, "outcome": text}
         if self.hidden:
-            event["seen"] = self._by_seat(self.seen[-1])
+            event["seen"] = self._by_seat(self.seen[-1]) if self.hand else list(self.seen[-1])
         event["board"] = self._board()
         self.events.append(event)
 
@@ -317,9 +320,9 @@ class OpenSpielState(State):
         player, action_id = self.to_move, self._ids[action]
         self._step(action_id, player)
         self.moves += 1
-        event: dict[str, Any] = {"type": "action", "seat": self.seat_of(player), "action": action, "id": action_id}
+        event: dict[str, Any] = {"type": "action", "seat": self.seats[player], "action": action, "id": action_id}
         if self.hidden:
-            event["seen"] = self._by_seat(self.seen[-1])
+            event["seen"] = self._by_seat(self.seen[-1]) if self.hand else list(self.seen[-1])
         event["board"] = self._board()
         self.events.append(event)
         self._advance()
@@ -361,15 +364,18 @@ class OpenSpielState(State):
 
     # ----- the interface ---------------------------------------------------------------------
     def current_player(self) -> int:
-        return TERMINAL if self.finished else self.seat_of(self.spiel.current_player())
+        if self.finished:
+            return TERMINAL
+        player = self.spiel.current_player()
+        return self.seats[player] if player >= 0 else player
 
     def is_terminal(self) -> bool:
         return self.finished
 
     def returns(self) -> list[float]:
         """Each seat's returns: OpenSpiel's in this hand, added to those of the hands before."""
-        hand = self._by_seat([float(r) for r in self.spiel.returns()])
-        return [t + r for t, r in zip(self.totals, hand)] if self.hand else hand
+        hand = [float(r) for r in self.spiel.returns()]
+        return [t + r for t, r in zip(self.totals, self._by_seat(hand))] if self.hand else hand
 
     def scores(self) -> tuple[int, ...]:
         return tuple(scores_of(self.returns())[0])
@@ -380,7 +386,7 @@ class OpenSpielState(State):
 
     def observation(self, seat: int) -> dict[str, Any]:
         spiel, kind = self.spiel, self.game.spiel_type
-        player = self.player_of(seat)
+        player = self.players[seat]
         obs: dict[str, Any] = {"seat": seat, "to_move": self.current_player()}
         if kind.provides_information_state_string:
             obs["information_state"] = spiel.information_state_string(player)
