@@ -134,6 +134,10 @@ class OpenSpielState(State):
     """A match: the OpenSpiel state, the events, and what each seat saw of each step."""
 
     game: Any  # the arena game (set on the subclass each OpenSpiel game gets)
+    # At most 29 attributes: CPython 3.11 keeps the instances of a class with up to 29 in one
+    # shared-key layout; a 30th costs every move about a seventh more
+    # (benchmarks/openspiel_speed.py; tests/games/test_openspiel.py checks the count).
+    MOST_ATTRIBUTES = 29
 
     def __init__(self, options: Any, seed: int | None, *, chance: Chance | None = None,
                  start: bool = True) -> None:
