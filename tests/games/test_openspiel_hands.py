@@ -10,16 +10,17 @@ import pytest
 
 from arena.errors import OptionError
 from arena.game import Chance
-from arena.games import get_game
+from arena.games import get_game, openspiel
 from arena.games.openspiel.state import draw
 from tests.games.test_conformance import Spec, play_match
 
 pytest.importorskip("pyspiel")
 
 
-def random_match(name: str, players: int, hands: int, seed: int, policy: str = "random"):
+def random_match(name: str, players: int, hands: int, seed: int, policy: str = "random", **values):
     game = get_game("openspiel:" + name)
-    options = game.make_options(players, {"hands": hands, **({"num_cards": 4} if name == "goofspiel" else {})})
+    options = game.make_options(players, {"hands": hands, **({"num_cards": 4} if name == "goofspiel" else {}),
+                                          **values})
     state = game.new_match(options, seed)
     rng = random.Random(seed)
     while not state.is_terminal():
@@ -29,46 +30,63 @@ def random_match(name: str, players: int, hands: int, seed: int, policy: str = "
 
 
 def split_hands(events: list[dict]) -> list[list[dict]]:
-    """The events of each hand, its hand_end last."""
+    """The events of each hand, its hand_end last (a hand cut short by move_cap: its capped)."""
     hands: list[list[dict]] = [[]]
     for event in events:
         if event["type"] != "match_end":
             hands[-1].append(event)
         if event["type"] == "hand_end":
             hands.append([])
-    return hands[:-1]
+    return [hand for hand in hands if hand]
 
 
 def hand_chance(seed: int, hand: int) -> Chance:
     return Chance(seed) if hand == 0 else Chance.from_rng(Chance(seed).stream("hand", hand))
 
 
+def check_hands(name: str, players: int, hands: int, seed: int, **values) -> int:
+    """A random match of ``hands`` hands, and OpenSpiel's own loop over each hand's actions and
+    chance outcomes: the same ends and returns, the seats of OpenSpiel's players turned by the
+    hand, each hand's chance from its own streams, the match's returns their sums. The hands
+    played out."""
+    game, options, state = random_match(name, players, hands, seed, **values)
+    totals = [0.0] * players
+    played = split_hands(state.events)
+    for h, events in enumerate(played):
+        spiel = game.spiel_game(options, hand_chance(seed, h)).new_initial_state()
+        drawn = 0
+        for event in events[:-1]:
+            if event["type"] == "chance":  # the hand's k-th outcome: its own stream ("chance", k)
+                u = hand_chance(seed, h).stream("chance", drawn).random()
+                assert spiel.is_chance_node() and event["id"] == draw(spiel.chance_outcomes(), u)
+                drawn += 1
+            else:  # OpenSpiel's player p is seat (p + h) % players
+                assert event["seat"] == (spiel.current_player() + h) % players
+            spiel.apply_action(event["id"])
+        returns = [float(r) for r in spiel.returns()]
+        by_seat = [returns[(seat - h) % players] for seat in range(players)]
+        if events[-1]["type"] == "hand_end":
+            assert spiel.is_terminal() and events[-1]["hand"] == h and events[-1]["returns"] == by_seat
+        else:  # the last hand, cut short by move_cap
+            assert h == len(played) - 1 and events[-1]["type"] == "capped" and not spiel.is_terminal()
+        totals = [t + r for t, r in zip(totals, by_seat)]
+    end = state.events[-1]
+    assert end["type"] == "match_end" and end["returns"] == totals
+    assert list(state.result().ranks) == [1 + sum(t > mine for t in totals) for mine in totals]
+    return sum(events[-1]["type"] == "hand_end" for events in played)
+
+
 @pytest.mark.parametrize("name, players", [("kuhn_poker", 2), ("kuhn_poker", 3), ("leduc_poker", 2),
                                            ("goofspiel", 2), ("connect_four", 2)])
 def test_each_hand_is_openspiels_game_and_the_match_sums_their_returns(name: str, players: int) -> None:
     for seed in (1, 2):
-        game, options, state = random_match(name, players, 4, seed)
-        hands = split_hands(state.events)
-        assert [h[-1]["hand"] for h in hands] == [0, 1, 2, 3]
-        totals = [0.0] * players
-        for h, events in enumerate(hands):
-            spiel = game.spiel_game(options, hand_chance(seed, h)).new_initial_state()
-            drawn = 0
-            for event in events[:-1]:
-                if event["type"] == "chance":  # the hand's k-th outcome: its own stream ("chance", k)
-                    u = hand_chance(seed, h).stream("chance", drawn).random()
-                    assert spiel.is_chance_node() and event["id"] == draw(spiel.chance_outcomes(), u)
-                    drawn += 1
-                else:  # OpenSpiel's player p is seat (p + h) % players
-                    assert event["seat"] == (spiel.current_player() + h) % players
-                spiel.apply_action(event["id"])
-            assert spiel.is_terminal()
-            returns = [float(r) for r in spiel.returns()]
-            assert events[-1]["returns"] == [returns[(seat - h) % players] for seat in range(players)]
-            totals = [t + r for t, r in zip(totals, events[-1]["returns"])]
-        end = state.events[-1]
-        assert end["type"] == "match_end" and end["returns"] == totals
-        assert list(state.result().ranks) == [1 + sum(t > mine for t in totals) for mine in totals]
+        assert check_hands(name, players, 4, seed) == 4
+
+
+@pytest.mark.parametrize("name", openspiel.accepted())
+def test_every_accepted_game_plays_two_hands_as_openspiel_does(name: str) -> None:
+    players = get_game("openspiel:" + name).default_players
+    check_hands(name, players, 2, 1, move_cap=300)
 
 
 def test_the_first_hand_is_a_match_of_one_hand() -> None:
