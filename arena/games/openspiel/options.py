@@ -18,9 +18,10 @@ NO_DESCRIPTION = "OpenSpiel's parameter {name!r} (OpenSpiel gives no description
 MAX_MOVES_DOC = ("The most moves (decisions of the seats) a match lasts; none: the game's own "
                  "maximum (OpenSpiel's max_game_length) times the hands. A match cut short ends "
                  "with a 'capped' event, ranked by the returns so far.")
-HANDS_DOC = ("Hands (games, in a board game) in a match: each seat's returns are summed over them, "
-             "and the seat that is OpenSpiel's first player moves round one place a hand. Every "
-             "hand's luck is the same in every match of a duplicate set. 1 to 10,000.")
+HANDS_DOC = ("Hands (games, in a board game) a match plays: each seat's returns are summed over "
+             "them, and OpenSpiel's players move round the seats one place a hand (its first "
+             "player is seat 0 in the first hand, seat 1 in the second, ...). Each hand has luck "
+             "of its own, the same in every match of a duplicate set. 1 to 10,000.")
 MOST_HANDS = 10_000
 
 # Descriptions of the parameters of the chosen games (OpenSpiel's source, in our words).
