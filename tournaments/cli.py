@@ -115,19 +115,28 @@ def replay_command(output: Path, match_id: int, replay_file: Path | None) -> Non
 
 @click.command("demo")
 @click.option("--game", "game_name", default=DEFAULT_GAME, show_default=True,
-              metavar="GAME", help=f"Play this game ({', '.join(sorted(GAMES))}).")
+              metavar="GAME", help=f"Play this game ({', '.join(sorted(GAMES))}; or "
+                                   "openspiel:NAME, with the extra).")
 @click.option("--output", "output", type=click.Path(file_okay=False, path_type=Path),
               default=None, help=f"Store the results in this folder (default: {DEMO_OUTPUT}, "
-                                 f"or {DEMO_OUTPUT}-GAME for another game).")
+                                 f"or {DEMO_OUTPUT}-GAME for another game, a colon written -).")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Play this many matches at once (default: one per core).")
 def demo_command(game_name: str, output: Path | None, workers: int | None) -> None:
     """Play a small round-robin of the bundled bots of a game and say where the results are."""
     game_name = get_game(game_name).name
     if output is None:
-        output = Path(DEMO_OUTPUT if game_name == DEFAULT_GAME else f"{DEMO_OUTPUT}-{game_name}")
+        output = demo_output(game_name)
     _run(demo_config(game_name), workers, output, quiet=False)
     click.echo(f"see the leaderboard again with: arena ratings {output}")
+
+
+def demo_output(game_name: str) -> Path:
+    """The demo's folder: arena-demo, or arena-demo-GAME for another game (a colon, as in
+    ``openspiel:hex``, written ``-``: no file system or shell has to cope with it)."""
+    if game_name == DEFAULT_GAME:
+        return Path(DEMO_OUTPUT)
+    return Path(f"{DEMO_OUTPUT}-{game_name.replace(':', '-')}")
 
 
 def demo_config(game_name: str = DEFAULT_GAME) -> TournamentConfig:

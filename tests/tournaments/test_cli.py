@@ -11,7 +11,7 @@ from arena.bots import bundled_bots
 from arena.cli import cli
 from arena.games import GAMES
 from arena.record import RECORD_FORMAT
-from tournaments.cli import COMMANDS, demo_config
+from tournaments.cli import COMMANDS, demo_config, demo_output
 
 from .conftest import small_config, write_config
 
@@ -83,6 +83,12 @@ def test_bad_key_and_unknown_match(runner: CliRunner, tmp_path: Path, bots: dict
     assert runner.invoke(cli, ["tournament", "run", str(config), "-q"]).exit_code == 0
     result = runner.invoke(cli, ["tournament", "replay", str(tmp_path / "t-results"), "9"])
     assert result.exit_code == 2 and "there is no match 9; match ids run from 1 to 2" in result.stderr
+
+
+def test_a_demos_folder_is_named_by_its_game_without_a_colon() -> None:
+    assert demo_output("block") == Path("arena-demo")
+    assert demo_output("thousand") == Path("arena-demo-thousand")
+    assert demo_output("openspiel:connect_four") == Path("arena-demo-openspiel-connect_four")
 
 
 def test_demo_config_uses_the_bundled_bots() -> None:
