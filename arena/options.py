@@ -87,6 +87,8 @@ def _coerce(name: str, raw: Any, tp: Any) -> Any:
     if raw is None or (isinstance(raw, str) and raw.lower() in ("none", "default", "")):
         if _allows_none(tp):
             return None
+        if raw == "" and str in _base_types(tp):
+            return ""  # an empty text is a text (OpenSpiel's file names and positions default to it)
         raise OptionError(f"option {name!r} needs a value")
     for base in _base_types(tp):
         try:

@@ -82,7 +82,7 @@ def test_pyspiel_is_staged_beside_the_sdk() -> None:
 
 
 @pytest.mark.parametrize("name, values", [("connect_four", {}), ("leduc_poker", {}), ("goofspiel", {"num_cards": 4}),
-                                          ("kuhn_poker", {"hands": 4})])
+                                          ("kuhn_poker", {"hands": 4}), ("bargaining", {})])
 def test_the_bot_plays_through_the_sandbox(name: str, values: dict) -> None:
     game = get_game("openspiel:" + name)
     bots = [load_bot(OSPIEL), load_bot(ROOT / "bots" / "random")]
