@@ -20,6 +20,10 @@ the players and the time control), for bots that need it::
 The ``act`` request being answered is kept in ``protocol.sdk.act`` while ``choose`` runs, for bots
 that budget their time from its ``clock`` (``sdk.act["clock"]["bank_ms"]``).
 
+``run(choose, on_hello=setup)`` calls ``setup(hello)`` with each ``hello`` before it answers
+``ready``: the place for slow set-up (loading a model, a game), which counts against
+``startup_ms`` rather than the first move's clock (SPEC.md §4).
+
 ``choose`` may also return ``(action, note)``: the note, a short string saying why, goes with the
 action (SPEC.md §3); the match record keeps it beside the decision, ``arena play`` prints it and
 the replay shows it::
@@ -75,8 +79,10 @@ def write_message(stream: BinaryIO, message: dict[str, Any]) -> None:
 
 
 def run(choose: Choose, name: str | None = None,
-        stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-    """Play every request of one match with ``choose``; return when the match ends."""
+        stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
+        on_hello: Callable[[dict[str, Any]], object] | None = None) -> None:
+    """Play every request of one match with ``choose``; return when the match ends.
+    ``on_hello(hello)``, if given, runs before each ``ready``."""
     inp = stdin or sys.stdin.buffer
     out = stdout or sys.stdout.buffer
     if stdout is None:
@@ -88,6 +94,8 @@ def run(choose: Choose, name: str | None = None,
         if message["type"] == "hello":
             hello.clear()
             hello.update(message)
+            if on_hello is not None:
+                on_hello(message)
             reply: dict[str, object] = {"type": "ready", "protocol": PROTOCOL_VERSION}
             if name:
                 reply["name"] = name

@@ -46,7 +46,10 @@ class Bot:
     def __init__(self):
         self.match = None
 
-    def setup(self):
+    def setup(self, _hello=None):
+        """The game, its options, the bot's random numbers, OpenSpiel's game and the search's
+        scale, made once per match: at the hello (before ready, within startup_ms: loading some
+        OpenSpiel games takes a second), else at the first move."""
         key = id(sdk.hello.get("options")), sdk.hello.get("seat")
         if self.match is None or self.match[0] != key:
             game = get_game(sdk.hello["game"])
@@ -73,4 +76,5 @@ class Bot:
             return legal[0]
 
 
-sdk.run(Bot().choose)
+bot = Bot()
+sdk.run(bot.choose, on_hello=bot.setup)

@@ -142,3 +142,23 @@ def test_sdk_sends_the_note_when_choose_returns_action_and_note():
     replies = [reader.next_frame() for _ in range(3)]
     assert replies[1:] == [{"type": "action", "action": "x", "decision": 0, "note": "the last one"},
                            {"type": "action", "action": "1-2", "decision": 1}]  # no note: as before
+
+
+def test_sdk_runs_the_set_up_with_the_hello_before_it_answers_ready():
+    """``on_hello`` runs before ``ready`` is written: slow set-up counts against startup_ms."""
+    requests = b"".join(encode(m) for m in [
+        {"type": "hello", "protocol": 1, "game": "block", "seat": 1},
+        {"type": "act", "decision": 0, "observation": {}, "legal": ["x"]},
+        {"type": "end", "result": {"scores": [1, 0]}},
+    ])
+    out = io.BytesIO()
+    written_at_set_up = []
+
+    def set_up(hello):
+        written_at_set_up.append((hello["seat"], len(out.getvalue())))
+
+    run(lambda observation, legal: legal[0], stdin=io.BytesIO(requests), stdout=out, on_hello=set_up)
+    assert written_at_set_up == [(1, 0)]  # called once, with the hello, before anything was written
+    reader = FrameReader(10_000)
+    reader.feed(out.getvalue())
+    assert reader.next_frame() == {"type": "ready", "protocol": 1}
