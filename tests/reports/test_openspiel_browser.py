@@ -41,13 +41,15 @@ def test_openspiel_replay_shows_openspiels_text_of_each_step(browser: Browser, t
     browser.screenshot(screenshot_dir() / "view-openspiel-leduc.png")
 
 
-def test_a_match_of_several_hands_shows_the_hand_and_the_returns_so_far(browser: Browser, tmp_path: Path) -> None:
-    record_path = tmp_path / "kuhn.json"
-    played = invoke("play", "openspiel:kuhn_poker", RANDOM, RANDOM, "--seed", "5", "-o", "hands=3", "-q",
+@pytest.mark.parametrize("name", ["kuhn_poker", "connect_four"])  # with chance, and without
+def test_a_match_of_several_hands_shows_the_hand_and_the_returns_so_far(
+        browser: Browser, tmp_path: Path, name: str) -> None:
+    record_path = tmp_path / f"{name}.json"
+    played = invoke("play", f"openspiel:{name}", RANDOM, RANDOM, "--seed", "5", "-o", "hands=3", "-q",
                     "--replay", str(record_path), "--view")
     assert played.exit_code == 0, played.output
     record = MatchRecord.from_json(record_path.read_text())
-    open_alone(browser, tmp_path / "kuhn.html", tmp_path / "alone")
+    open_alone(browser, tmp_path / f"{name}.html", tmp_path / "alone")
     ends = [e for e in record.events if e["type"] == "hand_end"]
     assert [e["hand"] for e in ends] == [0, 1, 2]
     totals = [0.0, 0.0]
@@ -56,7 +58,7 @@ def test_a_match_of_several_hands_shows_the_hand_and_the_returns_so_far(browser:
         step = browser.js("var k = arguments[0]; return Arena.viewer.frames.findIndex(function (f) "
                           "{ return f.event && f.event.type === 'hand_end' && f.event.hand === k; })", end["hand"])
         assert step >= 0
-        browser.open(tmp_path / "alone" / "kuhn.html", f"#step={step}")
+        browser.open(tmp_path / "alone" / f"{name}.html", f"#step={step}")
         assert browser.css(".os-hand").text == f"hand {end['hand'] + 1} of 3"
         assert [li.text for li in browser.all(".os-returns li")] == [
             f"{seat['name']}: {r:g}" for seat, r in zip(record.seats, totals)]

@@ -34,7 +34,8 @@
         s.totals = ev.returns.map(function (r, seat) { return r + (prev.totals ? prev.totals[seat] : 0); });
         s.step = ev;
       }
-      if (ev.type === "chance" && prev.step && prev.step.type === "hand_end") s.hand = prev.hand + 1;
+      // the next hand starts with its first step, a chance outcome or (a game without chance) a move
+      if (s.step !== prev.step && prev.step && prev.step.type === "hand_end") s.hand = prev.hand + 1;
       if (ev.type === "match_end") s.returns = ev.returns;
       return s;
     },
