@@ -187,8 +187,10 @@ class OpenSpielState(State):
         self.seats, self.players = turn_order(self.num_players, hand % self.num_players)
 
     def _by_seat(self, per_player: list[Any]) -> list[Any]:
-        """A list indexed by OpenSpiel's players, indexed by seats instead."""
-        return [per_player[p] for p in self.players] if self.hand % self.num_players else list(per_player)
+        """A list indexed by OpenSpiel's players, indexed by seats instead (a copy in the first
+        hand, where they are the same; the two events of a step test ``self.hand`` themselves
+        and copy without the call)."""
+        return [per_player[p] for p in self.players] if self.hand else list(per_player)
 
     def _end_hand(self) -> list[float]:
         """The ``hand_end`` event of a hand played out; its returns by seat."""
