@@ -80,5 +80,8 @@ def test_a_student_hands_in_fixes_and_reads_their_matches(server: Server, browse
     for action, state in (("suspend", "suspended"), ("restore", "current")):
         row = browser.driver.find_element(By.XPATH, "//tr[td[1][normalize-space()='ana']]")
         row.find_element(By.CSS_SELECTOR, f"button[value='{action}']").click()
-        browser.driver.get(server.url + "teacher")
+        # the form posts and the server answers with /teacher?said=...; navigating before that
+        # answer arrives would cancel the post, so wait for it
+        assert browser.wait(f"return location.search === '?said={action}';", timeout=60), \
+            browser.driver.current_url
         until(browser, f"version 1, {state}")
