@@ -129,9 +129,11 @@
     }
   }
 
+  /* keepalive: a move or a resignation still reaches arena when the page is left or closed
+     right after the click. */
   function post(path, body) {
-    return fetch(path, { method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" },
-                         body: JSON.stringify(body || {}) })
+    return fetch(path, { method: "POST", cache: "no-store", keepalive: true,
+                         headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })
       .then(function (r) { return r.json(); });
   }
 
