@@ -129,27 +129,37 @@ def holds_the_folder(output: Path, proc: subprocess.Popen) -> bool:
 
 # The phases of a start, each told by what the output folder shows: the run holds the folder and
 # estimates the draw probability (no store yet); the store is created and the workers start (no
-# match stored yet).
+# match stored yet). Each phase: whether the run is in it, and whether it is past it.
 PHASES = {
-    "before the store": lambda output, proc: (holds_the_folder(output, proc)
-                                              and not (output / STORE_NAME).exists()),
-    "before the first match": lambda output, proc: (Store.is_initialised(output / STORE_NAME)
-                                                    and stored(output) == 0),
+    "before the store": (lambda output, proc: (holds_the_folder(output, proc)
+                                               and not (output / STORE_NAME).exists()),
+                         lambda output, proc: (output / STORE_NAME).exists()),
+    "before the first match": (lambda output, proc: (Store.is_initialised(output / STORE_NAME)
+                                                     and stored(output) == 0),
+                               lambda output, proc: stored(output) > 0),
 }
 
 
 def stopped_in(phase: str, output: Path, proc: subprocess.Popen) -> bool:
     """Wait for the phase, then freeze the run's whole process group and look again: the run may
     have left the phase between the look and the freeze. True if it is frozen inside the phase;
-    False (the run is killed) if it slipped past."""
+    False (the run is killed) if it slipped past, before a look or after it (on a loaded machine
+    a start can pass a phase between two looks, or finish the whole run)."""
+    inside, past = PHASES[phase]
     deadline = time.monotonic() + 60
-    while not PHASES[phase](output, proc):
-        assert proc.poll() is None, f"the run ended early: {proc.communicate()}"
+    while not inside(output, proc):
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            assert proc.returncode == 0, f"the run failed: {out}{err}"
+            return False
+        if past(output, proc):
+            break
         assert time.monotonic() < deadline, f"the run never showed the phase {phase!r}"
         time.sleep(0.005)
-    os.killpg(proc.pid, signal.SIGSTOP)
-    if PHASES[phase](output, proc):
-        return True
+    else:
+        os.killpg(proc.pid, signal.SIGSTOP)
+        if inside(output, proc):
+            return True
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
     return False
