@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -104,18 +105,28 @@ def resume_and_compare(setup: dict[str, Any], output: Path, before: int) -> None
     assert ratings_of(output) == setup["ratings"]               # the same ratings
 
 
-def test_sigkill_mid_run_then_resume(setup: dict[str, Any]) -> None:
-    for attempt in range(5):  # (a loaded machine may let the run finish between the look and the kill)
-        output = setup["root"] / f"killed-{attempt}"
+def stopped_mid_run(setup: dict[str, Any], name: str, count: int,
+                    stop: Callable[[subprocess.Popen], None]) -> tuple[Path, list[psutil.Process], str, int]:
+    """A run stopped by ``stop`` once it stored ``count`` matches: its output folder, its
+    processes, its stderr and exit code. Tried again (up to five times) where a loaded machine
+    let the run finish between the look and ``stop``."""
+    for attempt in range(5):
+        output = setup["root"] / f"{name}-{attempt}"
         proc = start_run(setup["config"], output)
-        wait_for(output, 6, proc)
+        wait_for(output, count, proc)
         children = descendants(proc.pid)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        assert_all_gone(children)
-        before = stored(output)
-        if before < TOTAL:
-            break
+        with contextlib.suppress(ProcessLookupError):  # (it ended since the look)
+            stop(proc)
+        _, err = proc.communicate(timeout=60)
+        if stored(output) < TOTAL:
+            return output, children, err, proc.returncode
+    pytest.fail(f"the run finished before it was stopped, five times ({name})")
+
+
+def test_sigkill_mid_run_then_resume(setup: dict[str, Any]) -> None:
+    output, children, _, _ = stopped_mid_run(setup, "killed", 6, lambda p: os.kill(p.pid, signal.SIGKILL))
+    assert_all_gone(children)
+    before = stored(output)
     assert 6 <= before < TOTAL
     with Store.open(output) as store:
         assert [r.outcome for r in store.meta.runs()] == [None]  # killed: no end recorded
@@ -193,13 +204,10 @@ def test_sigkill_while_starting_then_resume(setup: dict[str, Any], phase: str) -
 
 
 def test_ctrl_c_finishes_the_matches_in_flight_then_resume(setup: dict[str, Any]) -> None:
-    output = setup["root"] / "interrupted"
-    proc = start_run(setup["config"], output)
-    wait_for(output, 4, proc)
-    children = descendants(proc.pid)
-    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole process group
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    # a terminal's Ctrl-C reaches the whole process group
+    output, children, err, code = stopped_mid_run(setup, "interrupted", 4,
+                                                  lambda p: os.killpg(p.pid, signal.SIGINT))
+    assert code == 130, err
     assert "stopping after the matches in flight" in err
     assert "run the same command to resume" in err
     assert "Traceback" not in err
@@ -212,15 +220,13 @@ def test_ctrl_c_finishes_the_matches_in_flight_then_resume(setup: dict[str, Any]
 
 
 def test_ctrl_c_twice_stops_at_once(setup: dict[str, Any]) -> None:
-    output = setup["root"] / "aborted"
-    proc = start_run(setup["config"], output)
-    wait_for(output, 2, proc)
-    children = descendants(proc.pid)
-    os.killpg(proc.pid, signal.SIGINT)
-    time.sleep(0.02)
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    def twice(proc: subprocess.Popen) -> None:
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)
+
+    output, children, err, code = stopped_mid_run(setup, "aborted", 2, twice)
+    assert code == 130, err
     assert "stopped at once" in err and "Traceback" not in err
     assert_all_gone(children, timeout=10)
     with Store.open(output) as store:
