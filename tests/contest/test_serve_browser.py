@@ -4,6 +4,7 @@ with their stderr and the replay; another student cannot open those pages; the t
 and restores a bot."""
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -30,9 +31,14 @@ def until(browser: Browser, text: str, timeout: float = 120, reload: bool = True
 
 
 def upload(browser: Browser, file: Path) -> None:
+    """Hand in ``file`` from the page, and wait for the server's answer (a page opened before it
+    would cancel the form's post)."""
     from selenium.webdriver.common.by import By
+    before = browser.driver.current_url
     browser.driver.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(file))
     browser.driver.find_element(By.CSS_SELECTOR, "form.upload button[type=submit]").click()
+    assert browser.wait(f"return location.href !== {json.dumps(before)} && "
+                        "location.search.indexOf('said=') >= 0;", timeout=60), browser.driver.current_url
 
 
 def login(browser: Browser, link: str) -> None:
@@ -80,8 +86,7 @@ def test_a_student_hands_in_fixes_and_reads_their_matches(server: Server, browse
     for action, state in (("suspend", "suspended"), ("restore", "current")):
         row = browser.driver.find_element(By.XPATH, "//tr[td[1][normalize-space()='ana']]")
         row.find_element(By.CSS_SELECTOR, f"button[value='{action}']").click()
-        # the form posts and the server answers with /teacher?said=...; navigating before that
-        # answer arrives would cancel the post, so wait for it
+        # wait for the server's answer (/teacher?said=...): a page opened before it would cancel the post
         assert browser.wait(f"return location.search === '?said={action}';", timeout=60), \
             browser.driver.current_url
         until(browser, f"version 1, {state}")
