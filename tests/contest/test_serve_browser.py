@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,15 +31,20 @@ def until(browser: Browser, text: str, timeout: float = 120, reload: bool = True
             browser.driver.refresh()
 
 
-def upload(browser: Browser, file: Path) -> None:
-    """Hand in ``file`` from the page, and wait for the server's answer (a page opened before it
-    would cancel the form's post)."""
-    from selenium.webdriver.common.by import By
+def submit(browser: Browser, button: Any, said: str = "") -> None:
+    """Click a form's ``button`` and wait for the server's answer, a new page whose address
+    says ``said=...`` (a page opened before it would cancel the form's post)."""
     before = browser.driver.current_url
-    browser.driver.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(file))
-    browser.driver.find_element(By.CSS_SELECTOR, "form.upload button[type=submit]").click()
+    button.click()
     assert browser.wait(f"return location.href !== {json.dumps(before)} && "
-                        "location.search.indexOf('said=') >= 0;", timeout=60), browser.driver.current_url
+                        f"location.search.indexOf({json.dumps('said=' + said)}) >= 0;", timeout=60), \
+        browser.driver.current_url
+
+
+def upload(browser: Browser, file: Path) -> None:
+    from selenium.webdriver.common.by import By
+    browser.driver.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(file))
+    submit(browser, browser.driver.find_element(By.CSS_SELECTOR, "form.upload button[type=submit]"))
 
 
 def login(browser: Browser, link: str) -> None:
@@ -85,8 +91,5 @@ def test_a_student_hands_in_fixes_and_reads_their_matches(server: Server, browse
     assert browser.driver.current_url.endswith("/teacher")
     for action, state in (("suspend", "suspended"), ("restore", "current")):
         row = browser.driver.find_element(By.XPATH, "//tr[td[1][normalize-space()='ana']]")
-        row.find_element(By.CSS_SELECTOR, f"button[value='{action}']").click()
-        # wait for the server's answer (/teacher?said=...): a page opened before it would cancel the post
-        assert browser.wait(f"return location.search === '?said={action}';", timeout=60), \
-            browser.driver.current_url
+        submit(browser, row.find_element(By.CSS_SELECTOR, f"button[value='{action}']"), said=action)
         until(browser, f"version 1, {state}")
